@@ -1,0 +1,370 @@
+"""Telegram approval cards with python-telegram-bot.
+
+Cards go to every ``approval_chat_ids`` chat in HTML parse mode; Approve / Deny are inline buttons
+whose ``callback_data`` is ``a:<id>`` / ``d:<id>`` (14 bytes; Telegram allows 1-64 bytes). A press is
+checked before anything changes: the presser must be in ``approver_ids`` and the pressed message's own
+keyboard (Telegram's copy, which a client cannot forge) must carry the pressed data. Every press is
+answered with a short toast (Telegram limit: 200 characters).
+Source of the limits: https://core.telegram.org/bots/api (sendMessage, CallbackQuery, answerCallbackQuery).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import logging
+from typing import TYPE_CHECKING
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, ContextTypes
+
+from adapters.cards import Card, build_card
+from core.channel import CardChange
+from core.crisis import CrisisMatch
+from core.errors import AlreadyDecided, NotFound
+from core.models import Actor, Approval, DecidedVia, Status, utcnow
+
+if TYPE_CHECKING:
+    from bot.config import TelegramConfig
+    from core.broker import Broker
+
+log = logging.getLogger("signoff.telegram")
+
+#: Telegram's own limits (Bot API docs).
+MAX_MESSAGE_CHARS = 4096
+MAX_TOAST_CHARS = 200
+#: A press must be answered within seconds; past this we answer "working on it" and finish later.
+ANSWER_WITHIN_S = 2.0
+RETRY_DELAYS_S = (1, 2, 5, 10, 30, 60)
+
+
+def render_html(card: Card, header: str | None = None) -> str:
+    """The card as Telegram HTML: every text that is not ours escaped; ≤ 4096 characters of text."""
+    e = html.escape
+    lines = []
+    if header:
+        lines.append(f"<b>{e(header)}</b>")
+    lines.append(f"{card.mark} <b>{e(card.title)}</b>")
+    if card.agent:
+        lines.append(f"<b>Agent:</b> {e(card.agent)}")
+    lines.append(f"<b>Action:</b> <code>{e(card.action)}</code>")
+    if card.command:
+        lines.append(f"<pre>{e(card.command)}</pre>")
+    if card.description:
+        lines.append(f"<b>Description:</b> {e(card.description)}")
+    lines.append(f"<b>Why:</b> {e(card.reason)}")
+    if card.outcome:
+        lines.append(f"<b>{e(card.outcome)}</b>")
+    elif card.time_left:
+        lines.append(f"<i>Decide within {e(card.time_left)}, or it {'escalates' if card.tier < 4 else 'is denied'}.</i>")
+    lines.append(f"<code>{e(card.approval_id)}</code>")
+    return "\n".join(lines)
+
+
+def keyboard(approval_id: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton("✅ Approve", callback_data=f"a:{approval_id}"),
+        InlineKeyboardButton("⛔ Deny", callback_data=f"d:{approval_id}"),
+    ]])
+
+
+def parse_data(data: str | None) -> tuple[bool, str] | None:
+    """``"a:<id>"`` → (True, id), ``"d:<id>"`` → (False, id); anything else → None."""
+    if not data or len(data) > 64 or data[1:2] != ":" or data[0] not in "ad":
+        return None
+    approval_id = data[2:]
+    if not approval_id.isalnum():
+        return None
+    return data[0] == "a", approval_id
+
+
+class TelegramChannel:
+    """The Telegram channel (a :class:`core.channel.Channel`).
+
+    Args:
+        config: the ``telegram`` section (token, chats, approvers, base_url, rate_limiter).
+    """
+
+    name = "telegram"
+
+    def __init__(self, config: TelegramConfig):
+        self.config = config
+        self.broker: Broker | None = None
+        self.app: Application | None = None
+        self._up = False
+        self._started = False
+        self._connector: asyncio.Task | None = None
+        self._approvers = set(config.approver_ids)
+
+    def bind(self, broker: Broker) -> None:
+        self.broker = broker
+
+    # lifecycle -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect in the background; an outage leaves the channel down and retrying."""
+        builder = ApplicationBuilder().token(self.config.token.get_secret_value()).base_url(self.config.base_url)
+        builder = builder.connect_timeout(5).read_timeout(10).write_timeout(10).get_updates_read_timeout(30)
+        if self.config.rate_limiter:
+            from telegram.ext import AIORateLimiter
+
+            builder = builder.rate_limiter(AIORateLimiter(max_retries=2))
+        self.app = builder.build()
+        self.app.add_handler(CallbackQueryHandler(self._on_press))
+        self.app.add_error_handler(self._on_error)
+        self._connector = asyncio.create_task(self._connect())
+        with contextlib.suppress(asyncio.TimeoutError):
+            # Usually connected within milliseconds; never hold up the daemon's start for an outage.
+            await asyncio.wait_for(asyncio.shield(self._connector), timeout=3.0)
+
+    async def _connect(self) -> None:
+        attempt = 0
+        while True:
+            try:
+                await self.app.initialize()
+                await self.app.start()
+                await self.app.updater.start_polling(poll_interval=0.0, timeout=10, error_callback=self._on_poll_error,
+                                                     drop_pending_updates=False)
+                self._started = True
+                self._up = True
+                log.info("telegram connected as @%s", self.app.bot.username)
+                await self._resync()
+                return
+            except (NetworkError, TelegramError) as exc:
+                self._up = False
+                delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
+                log.warning("telegram unreachable (%s); retrying in %s s", exc, delay)
+                with contextlib.suppress(Exception):
+                    await self.app.shutdown()
+                attempt += 1
+                await asyncio.sleep(delay)
+
+    async def stop(self) -> None:
+        if self._connector is not None and not self._connector.done():
+            self._connector.cancel()
+            with contextlib.suppress(BaseException):
+                await self._connector
+        if self.app is not None and self._started:
+            with contextlib.suppress(Exception):
+                if self.app.updater.running:
+                    await self.app.updater.stop()
+            with contextlib.suppress(Exception):
+                if self.app.running:
+                    await self.app.stop()
+            with contextlib.suppress(Exception):
+                await self.app.shutdown()
+        self._up = False
+
+    def is_up(self) -> bool:
+        return self._up
+
+    def _on_poll_error(self, exc: TelegramError) -> None:
+        if isinstance(exc, NetworkError):
+            if self._up:
+                log.warning("telegram polling failed: %s", exc)
+            self._up = False
+            if self._started and self.broker is not None:
+                asyncio.get_running_loop().create_task(self._probe())
+
+    async def _probe(self) -> None:
+        """While down, ask getMe now and then; when it answers, mark up and post missed cards."""
+        for delay in RETRY_DELAYS_S:
+            if self._up:
+                return
+            try:
+                await self.app.bot.get_me()
+            except TelegramError:
+                await asyncio.sleep(delay)
+                continue
+            self._up = True
+            await self._resync()
+            return
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("telegram handler failed: %r", context.error)
+
+    async def _resync(self) -> None:
+        """Post a card for every pending approval that has no Telegram card yet (posted while down)."""
+        if self.broker is None:
+            return
+        for approval in await self.broker.ledger.list(status=Status.PENDING):
+            if not await self.broker.ledger.cards(approval.id, self.name):
+                with contextlib.suppress(Exception):
+                    await self.post_card(approval)
+
+    # sending ---------------------------------------------------------------------------------
+
+    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None):
+        """sendMessage with honest retries: waits out 429s; retries refused connections; never
+        retries a timeout (the message may have been delivered: a retry would post a duplicate)."""
+        for attempt in range(4):
+            try:
+                msg = await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                      disable_web_page_preview=True)
+                self._up = True
+                return msg
+            except RetryAfter as exc:
+                await asyncio.sleep(_seconds(exc.retry_after))
+            except TimedOut:
+                raise
+            except (BadRequest, Forbidden):
+                raise
+            except NetworkError:
+                self._up = False
+                if attempt == 3:
+                    raise
+                await asyncio.sleep(RETRY_DELAYS_S[attempt])
+        raise NetworkError("telegram kept asking to retry later")
+
+    async def post_card(self, approval: Approval) -> bool:
+        if self.app is None or not self._started:
+            return False
+        text = render_html(build_card(approval))
+        shown = False
+        for chat_id in self.config.approval_chat_ids:
+            try:
+                msg = await self._send(chat_id, text, keyboard(approval.id))
+            except TelegramError as exc:
+                log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, exc)
+                continue
+            await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
+            shown = True
+        return shown
+
+    async def update_card(self, approval: Approval, change: CardChange) -> None:
+        if self.app is None or not self._started:
+            return
+        refs = await self.broker.ledger.cards(approval.id, self.name)
+        text = render_html(build_card(approval))
+        markup = None if approval.is_final else keyboard(approval.id)
+        for ref in refs:
+            chat_id, message_id = (int(x) for x in ref.split(":"))
+            await self._edit(chat_id, message_id, text, markup)
+
+    async def _edit(self, chat_id: int, message_id: int, text: str, markup) -> None:
+        for attempt in range(4):
+            try:
+                await self.app.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                                     parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                     disable_web_page_preview=True)
+                return
+            except RetryAfter as exc:
+                await asyncio.sleep(_seconds(exc.retry_after))
+            except BadRequest as exc:
+                if "not modified" not in str(exc).lower():
+                    log.warning("could not edit card %s:%s: %s", chat_id, message_id, exc)
+                return
+            except NetworkError:
+                if attempt == 3:
+                    raise
+                await asyncio.sleep(RETRY_DELAYS_S[attempt])  # an edit is idempotent: safe to retry
+
+    async def notify_oncall(self, approval: Approval) -> None:
+        if self.app is None or not self._started:
+            return
+        existing = {ref.split(":")[0] for ref in await self.broker.ledger.cards(approval.id, self.name)}
+        card = build_card(approval)
+        for chat_id in self.config.oncall_chat_ids:
+            if str(chat_id) in existing:
+                text = (f"⬆ <b>Escalated to {approval.tier.name}</b>: approval <code>{approval.id}</code> "
+                        f"still needs a decision ({html.escape(card.time_left or '')} left).")
+                await self._send(chat_id, text, None)
+                continue
+            msg = await self._send(chat_id, render_html(card, header="⬆ Escalated: needs a decision"),
+                                   keyboard(approval.id))
+            await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
+
+    async def alert_crisis(self, approval: Approval, match: CrisisMatch) -> None:
+        if self.app is None or not self._started:
+            return
+        e = html.escape
+        text = (f"🆘 <b>Crisis alert</b>\nAn agent's request contains crisis language ({e(match.category)}).\n"
+                f"<b>Agent:</b> {e(approval.agent or 'unknown')}\n<b>Said:</b> <i>{e(match.evidence[:500])}</i>\n"
+                f"The crisis resources (988) were returned at once. A person may need help now.\n"
+                f"<code>{e(approval.id)}</code>")
+        for chat_id in self.config.crisis_chat_ids:
+            msg = await self._send(chat_id, text, None)
+            await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now(),
+                                              purpose="crisis")
+
+    # presses ---------------------------------------------------------------------------------
+
+    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        self._up = True
+        user = query.from_user
+        actor = Actor(id=f"telegram:{user.id}", via=DecidedVia.TELEGRAM,
+                      name=f"@{user.username}" if user.username else user.full_name)
+        parsed = parse_data(query.data)
+        message = query.message
+        if parsed is None:
+            await self._toast(query, "This button is not a signoff button.")
+            return
+        approve, approval_id = parsed
+        if not _keyboard_has(message, query.data):
+            await self.broker.record(approval_id, "forged_press", actor.id, self.name, user_name=actor.name)
+            await self._toast(query, "This button does not belong to this card; nothing changed.")
+            return
+        if user.id not in self._approvers:
+            await self.broker.record(approval_id, "unauthorised_press", actor.id, self.name, user_name=actor.name,
+                                     decision="approve" if approve else "deny")
+            await self._toast(query, "You are not an approver for signoff; nothing changed.")
+            return
+        ref = f"{message.chat.id}:{message.message_id}"
+        decision = asyncio.ensure_future(self._decide(approval_id, approve, actor, ref))
+        done, _ = await asyncio.wait({decision}, timeout=ANSWER_WITHIN_S)
+        if not done:
+            await self._toast(query, "Recorded; updating the card…")
+            await decision
+            return
+        await self._toast(query, decision.result())
+
+    async def _decide(self, approval_id: str, approve: bool, actor: Actor, ref: str) -> str:
+        ledger = self.broker.ledger
+        if ref not in await ledger.cards(approval_id, self.name, purpose=None):
+            # A card whose send timed out but was delivered: adopt it so it is kept in step.
+            await ledger.add_card(approval_id, self.name, ref, _now())
+        try:
+            approval = await self.broker.decide(approval_id, approve, actor)
+        except NotFound:
+            return "This approval is unknown to signoff; nothing changed."
+        except AlreadyDecided as exc:
+            current = exc.approval
+            await self.broker.record(approval_id, "late_press", actor.id, self.name, user_name=actor.name,
+                                     status=current.status.value)
+            with contextlib.suppress(Exception):
+                await self.update_card(current, CardChange.DECIDED)
+            who = current.decided_by_name or current.decided_by or ""
+            return _clip(f"Already {current.status.value}" + (f" by {who}" if who and current.status in
+                                                             (Status.APPROVED, Status.DENIED) else "") + ".")
+        return "Approved ✅" if approval.status is Status.APPROVED else "Denied ⛔"
+
+    async def _toast(self, query, text: str) -> None:
+        try:
+            await query.answer(_clip(text))
+        except TelegramError as exc:
+            log.info("could not answer callback query: %s", exc)
+
+
+def _keyboard_has(message, data: str) -> bool:
+    markup = getattr(message, "reply_markup", None)
+    if markup is None:
+        return False
+    return any(button.callback_data == data for row in markup.inline_keyboard for button in row)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TOAST_CHARS else text[: MAX_TOAST_CHARS - 1] + "…"
+
+
+def _seconds(value) -> float:
+    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
+
+
+def _now():
+    return utcnow()

@@ -1,0 +1,64 @@
+"""The terminal channel: the daemon prints each card to its own output, with the commands that decide
+it; ``signoff approve`` / ``signoff deny`` decide over the socket as an allowed local user."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from adapters.cards import build_card, plain_text
+from core.channel import CardChange
+from core.crisis import CrisisMatch
+from core.models import Approval
+
+
+class TerminalChannel:
+    """Prints cards and outcomes to ``out`` (the daemon's stdout by default).
+
+    Args:
+        out: where to write; each card is written and flushed in one call.
+    """
+
+    name = "terminal"
+
+    def __init__(self, out: TextIO | None = None):
+        self._out = out
+
+    @property
+    def out(self) -> TextIO:
+        return self._out or sys.stdout
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    def is_up(self) -> bool:
+        return True
+
+    def _write(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    async def post_card(self, approval: Approval) -> bool:
+        self._write(
+            f"\n{plain_text(build_card(approval))}\n"
+            f"  approve: signoff approve {approval.id}\n"
+            f"  deny:    signoff deny {approval.id} --note 'why'"
+        )
+        return True
+
+    async def update_card(self, approval: Approval, change: CardChange) -> None:
+        card = build_card(approval)
+        if change is CardChange.ESCALATED:
+            self._write(f"⬆ [{approval.id}] escalated to {approval.tier.name}; time left: {card.time_left}")
+        else:
+            self._write(f"[{approval.id}] {card.outcome}")
+
+    async def notify_oncall(self, approval: Approval) -> None:
+        return None  # the escalation line above is the terminal's on-call notice
+
+    async def alert_crisis(self, approval: Approval, match: CrisisMatch) -> None:
+        self._write(f"🆘 [{approval.id}] crisis language ({match.category}) from agent "
+                    f"{approval.agent or 'unknown'}: resources were returned; a person may need help now.")

@@ -1,0 +1,264 @@
+"""The local HTTP API (HTTP/1.1 + JSON over a Unix domain socket), ``shared/spec/interfaces.md``.
+
+Every answer is JSON; every error is ``{"error": {"code", "message"}}``. Callers are identified by the
+socket's peer credentials; only terminal approvers may decide ("Who may decide").
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pwd
+import socket
+import struct
+from collections.abc import Callable
+
+from aiohttp import web
+from pydantic import ValidationError
+
+from core.broker import Broker, Requester
+from core.errors import AlreadyDecided, IdempotencyConflict, NotAllowed, NotFound, SignoffError
+from core.models import Actor, ApprovalRequest, DecidedVia, Status
+
+log = logging.getLogger("signoff.api")
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_WAIT_SECONDS = 3600.0
+
+
+def peer_credentials(sock: socket.socket | None) -> Requester:
+    """The (uid, pid) of the process at the other end of a Unix socket (Linux ``SO_PEERCRED``)."""
+    if sock is None or sock.family != socket.AF_UNIX or not hasattr(socket, "SO_PEERCRED"):
+        return Requester()
+    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    pid, uid, _gid = struct.unpack("3i", raw)
+    return Requester(uid=uid, pid=pid)
+
+
+def unix_user(uid: int) -> str:
+    """The login name of ``uid``, or the number as text when the user is unknown."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_response(status: int, code: str, message: str) -> web.Response:
+    return web.json_response({"error": {"code": code, "message": message}}, status=status)
+
+
+_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+               415: "unsupported_media_type"}
+
+
+@web.middleware
+async def _errors(request: web.Request, handler):
+    try:
+        return await handler(request)
+    except ApiError as exc:
+        return error_response(exc.status, exc.code, exc.message)
+    except NotFound as exc:
+        return error_response(404, exc.code, str(exc))
+    except (AlreadyDecided, IdempotencyConflict) as exc:
+        return error_response(409, exc.code, str(exc))
+    except NotAllowed as exc:
+        return error_response(403, exc.code, str(exc))
+    except SignoffError as exc:
+        return error_response(400, exc.code, str(exc))
+    except web.HTTPException as exc:
+        if exc.status == 413:
+            return error_response(413, "body_too_large", f"the body is larger than {MAX_BODY_BYTES} bytes")
+        if exc.status >= 400:
+            return error_response(exc.status, _HTTP_CODES.get(exc.status, "http_error"), exc.reason)
+        raise
+    except Exception:
+        log.exception("internal error on %s %s", request.method, request.path)
+        return error_response(500, "internal", "internal error; the request was not approved")
+
+
+class ApiServer:
+    """The aiohttp application serving the local API.
+
+    Args:
+        broker: the approval state machine.
+        channels_health: returns ``{name: "up" | "down"}`` for ``/v1/health``.
+        terminal_enabled: whether decisions over the socket are allowed at all.
+        approver_uids: uids allowed to decide when the terminal channel is enabled.
+        version: signoff's version for ``/v1/health``.
+    """
+
+    def __init__(self, broker: Broker, channels_health: Callable[[], dict[str, str]], terminal_enabled: bool,
+                 approver_uids: set[int], version: str):
+        self.broker = broker
+        self.channels_health = channels_health
+        self.terminal_enabled = terminal_enabled
+        self.approver_uids = approver_uids
+        self.version = version
+        self.app = web.Application(middlewares=[_errors], client_max_size=MAX_BODY_BYTES)
+        self.app.add_routes([
+            web.post("/v1/approvals", self.create),
+            web.get("/v1/approvals", self.list),
+            web.get("/v1/approvals/{id}", self.get),
+            web.post("/v1/approvals/{id}/decision", self.decision),
+            web.post("/v1/approvals/{id}/cancel", self.cancel),
+            web.get("/v1/health", self.health),
+        ])
+        self._runner: web.AppRunner | None = None
+
+    async def start(self, sock: socket.socket) -> None:
+        """Serve on an already bound, listening Unix socket."""
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.SockSite(self._runner, sock).start()
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # handlers --------------------------------------------------------------------------------
+
+    async def create(self, request: web.Request) -> web.Response:
+        body = await _json_body(request)
+        try:
+            req = ApprovalRequest.model_validate(body)
+        except ValidationError as exc:
+            raise ApiError(400, "invalid_request", _validation_message(exc)) from None
+        wait = _wait_param(request)
+        approval = await self.broker.submit(req, _requester(request))
+        if wait > 0 and not approval.is_final:
+            approval = await self.broker.wait(approval.id, wait)
+        return _approval_response(approval)
+
+    async def get(self, request: web.Request) -> web.Response:
+        wait = _wait_param(request)
+        approval = await self.broker.wait(request.match_info["id"], wait)
+        return _approval_response(approval)
+
+    async def list(self, request: web.Request) -> web.Response:
+        raw = request.query.get("status")
+        try:
+            status = Status(raw) if raw else None
+        except ValueError:
+            raise ApiError(400, "invalid_status", f"unknown status {raw!r}; one of {[s.value for s in Status]}") from None
+        approvals = await self.broker.ledger.list(status=status)
+        return web.json_response({"approvals": [a.to_api() for a in approvals]})
+
+    async def decision(self, request: web.Request) -> web.Response:
+        approval_id = request.match_info["id"]
+        caller = _requester(request)
+        if not self.terminal_enabled:
+            raise NotAllowed("decisions over the socket are off: the terminal channel is disabled "
+                             "(decide on the phone card instead)")
+        if caller.uid not in self.approver_uids:
+            raise NotAllowed(f"uid {caller.uid} is not in terminal.approver_uids: only an approver may decide")
+        body = await _json_body(request)
+        if not isinstance(body, dict) or set(body) - {"decision", "note"}:
+            extra = sorted(set(body) - {"decision", "note"}) if isinstance(body, dict) else None
+            raise ApiError(400, "invalid_request", f"unknown field(s) {extra}" if extra else "the body must be an object")
+        decision, note = body.get("decision"), body.get("note")
+        if decision not in ("approve", "deny"):
+            raise ApiError(400, "invalid_request", 'decision must be "approve" or "deny"')
+        if note is not None and (not isinstance(note, str) or len(note) > 4096):
+            raise ApiError(400, "invalid_request", "note must be a string of at most 4096 characters")
+        await self.broker.get(approval_id)  # 404 before anything else
+        name = unix_user(caller.uid)
+        actor = Actor(id=f"cli:{name}", name=name, via=DecidedVia.CLI)
+        approval = await self.broker.decide(approval_id, decision == "approve", actor, note)
+        return _approval_response(approval)
+
+    async def cancel(self, request: web.Request) -> web.Response:
+        approval_id = request.match_info["id"]
+        caller = _requester(request)
+        row = await self.broker.ledger.get_row(approval_id)
+        if row is None:
+            raise NotFound(f"no approval with id {approval_id!r}")
+        own = row.requester_uid is None or row.requester_uid == caller.uid
+        if not own and not (self.terminal_enabled and caller.uid in self.approver_uids):
+            raise NotAllowed("only the requester (same uid) or a terminal approver may cancel this approval")
+        name = unix_user(caller.uid) if caller.uid is not None else "unknown"
+        approval = await self.broker.cancel(approval_id, Actor(id=f"cli:{name}", name=name, via=DecidedVia.CLI))
+        return _approval_response(approval)
+
+    async def health(self, request: web.Request) -> web.Response:
+        return web.json_response({"status": "ok", "version": self.version, "channels": self.channels_health()})
+
+
+def _requester(request: web.Request) -> Requester:
+    return peer_credentials(request.transport.get_extra_info("socket") if request.transport else None)
+
+
+async def _json_body(request: web.Request):
+    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+        raise ApiError(413, "body_too_large", f"the body is larger than {MAX_BODY_BYTES} bytes")
+    if request.content_type != "application/json":
+        raise ApiError(415, "unsupported_media_type", "Content-Type must be application/json")
+    raw = await request.read()
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from None
+
+
+def _wait_param(request: web.Request) -> float:
+    raw = request.query.get("wait")
+    if raw is None or raw == "":
+        return 0.0
+    try:
+        wait = float(raw)
+    except ValueError:
+        raise ApiError(400, "invalid_wait", f"wait must be a number of seconds, got {raw!r}") from None
+    if not wait >= 0:  # also refuses NaN
+        raise ApiError(400, "invalid_wait", f"wait must be 0 or more seconds, got {raw!r}")
+    return min(wait, MAX_WAIT_SECONDS)
+
+
+def _approval_response(approval) -> web.Response:
+    return web.json_response(approval.to_api(), status=200 if approval.is_final else 202)
+
+
+def _validation_message(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "body"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"unknown field '{loc}'")
+        elif err["type"] == "model_type":
+            parts.append("the body must be a JSON object")
+        else:
+            parts.append(f"{loc}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def bind_unix_socket(path: str, mode: int, group: str | None = None) -> socket.socket:
+    """Bind and listen on a Unix socket at ``path`` created with ``mode`` (and ``group``).
+
+    The file is created under a umask that leaves no window with looser permissions.
+
+    Raises:
+        OSError: the path is taken or cannot be created.
+        KeyError: ``group`` is not a group of this machine.
+    """
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        sock.bind(path)
+    except BaseException:
+        sock.close()
+        raise
+    finally:
+        os.umask(old)
+    if group is not None:
+        import grp
+
+        os.chown(path, -1, grp.getgrnam(group).gr_gid)
+    os.chmod(path, mode)
+    sock.listen(1024)
+    sock.setblocking(False)
+    return sock

@@ -1,0 +1,206 @@
+"""The daemon: wires config, ledger, policy, broker, scheduler, channels and the local API into one
+process, and starts and stops them in a known order."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import logging
+import os
+import signal
+import socket
+from enum import StrEnum
+from pathlib import Path
+
+from bot.api import ApiServer, bind_unix_socket
+from bot.config import Config
+from bot.scheduler import DeadlineScheduler
+from core.broker import Broker, BrokerSettings
+from core.channel import Channel
+from core.ledger import Ledger
+from core.policy import Policy, PolicyTables
+
+log = logging.getLogger("signoff")
+
+
+def version() -> str:
+    """signoff's installed version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("signoff")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class AlreadyRunning(Exception):
+    """Another daemon holds the socket."""
+
+
+class State(StrEnum):
+    NEW = "new"
+    RUNNING = "running"
+    STOPPED = "stopped"
+
+
+def build_channels(config: Config) -> list[Channel]:
+    """The channels the config asks for (terminal first)."""
+    channels: list[Channel] = []
+    if config.terminal_enabled:
+        from adapters.terminal import TerminalChannel
+
+        channels.append(TerminalChannel())
+    if config.telegram is not None:
+        from adapters.telegram_channel import TelegramChannel
+
+        channels.append(TelegramChannel(config.telegram))
+    return channels
+
+
+class Daemon:
+    """One signoff process.
+
+    Args:
+        config: the validated configuration.
+        channels: override the channels built from the config (tests).
+    """
+
+    def __init__(self, config: Config, channels: list[Channel] | None = None):
+        self.config = config
+        self.state = State.NEW
+        self.socket_path = config.server.path()
+        self._channels = channels
+        self._lock_fd: int | None = None
+        self.ledger: Ledger | None = None
+        self.broker: Broker | None = None
+        self.scheduler: DeadlineScheduler | None = None
+        self.api: ApiServer | None = None
+        self._stopped = asyncio.Event()
+
+    @property
+    def channels(self) -> list[Channel]:
+        return self.broker.channels if self.broker else []
+
+    async def start(self) -> None:
+        """Claim the socket, open and migrate the ledger, start channels, re-arm deadlines, serve.
+
+        Raises:
+            AlreadyRunning: another daemon is serving this socket.
+            RuntimeError: called twice.
+        """
+        if self.state is not State.NEW:
+            raise RuntimeError(f"daemon is {self.state}; start() runs once")
+        sock = self._claim_socket()
+        try:
+            cfg = self.config
+            self.ledger = await Ledger.open(cfg.ledger.resolved_url())
+            policy = Policy(PolicyTables(
+                shell_actions=tuple(cfg.policy.shell_actions),
+                action_tiers=dict(cfg.policy.action_tiers),
+                read_only_programs=tuple(cfg.policy.read_only_programs),
+            ))
+            settings = BrokerSettings(timeouts=cfg.tiers.timeouts(), low_without_llm=cfg.tiers.LOW.without_llm,
+                                      resources=tuple(cfg.crisis.resources))
+            self.broker = Broker(self.ledger, policy, settings)
+            self.scheduler = DeadlineScheduler(self.broker.on_deadline)
+            self.broker.scheduler = self.scheduler
+            self.scheduler.start()
+            for channel in self._channels if self._channels is not None else build_channels(cfg):
+                bind = getattr(channel, "bind", None)
+                if bind is not None:
+                    bind(self.broker)
+                self.broker.attach(channel)
+                await channel.start()  # a platform outage leaves the channel down, retrying
+            pending = await self.broker.recover()
+            self.api = ApiServer(self.broker, self.health, cfg.terminal_enabled, cfg.terminal_approver_uids(),
+                                 version())
+            await self.api.start(sock)
+        except BaseException:
+            sock.close()
+            await self._teardown()
+            raise
+        self.state = State.RUNNING
+        log.info("signoff %s listening on %s (%d pending approvals re-armed; channels: %s)", version(),
+                 self.socket_path, pending, ", ".join(f"{k}={v}" for k, v in self.health().items()) or "none")
+
+    def health(self) -> dict[str, str]:
+        return {ch.name: "up" if ch.is_up() else "down" for ch in self.channels}
+
+    async def stop(self) -> None:
+        """Stop serving, let in-flight card updates finish (briefly), close everything. Idempotent."""
+        if self.state is State.STOPPED:
+            return
+        self.state = State.STOPPED
+        await self._teardown()
+        self._stopped.set()
+
+    async def _teardown(self) -> None:
+        if self.api is not None:
+            await self.api.stop()
+        if self.scheduler is not None:
+            self.scheduler.shutdown()
+        if self.broker is not None:
+            await self.broker.drain(timeout=3.0)
+            for channel in self.broker.channels:
+                try:
+                    await channel.stop()
+                except Exception:
+                    log.exception("stopping %s failed", channel.name)
+        if self.ledger is not None:
+            await self.ledger.close()
+        with contextlib.suppress(FileNotFoundError):
+            if self._lock_fd is not None:
+                self.socket_path.unlink()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    async def run_until_signal(self) -> None:
+        """Start, serve until SIGINT or SIGTERM, stop."""
+        loop = asyncio.get_running_loop()
+        await self.start()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(self.stop()))
+        try:
+            await self._stopped.wait()
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+
+    def _claim_socket(self) -> socket.socket:
+        """Lock ``<socket>.lock``, remove a stale socket file, bind a new one with the configured mode.
+
+        Raises:
+            AlreadyRunning: the lock is held or a live daemon answers on the socket.
+        """
+        path = self.socket_path
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        lock_path = Path(f"{path}.lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise AlreadyRunning(f"another signoff daemon is running on {path} (lock {lock_path} is held)") from None
+            raise
+        try:
+            if path.exists() or path.is_symlink():
+                probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    probe.connect(str(path))
+                except OSError:
+                    path.unlink()  # stale: nobody listens
+                else:
+                    raise AlreadyRunning(f"another signoff daemon is answering on {path}")
+                finally:
+                    probe.close()
+            sock = bind_unix_socket(str(path), self.config.server.mode, self.config.server.socket_group)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._lock_fd = fd
+        return sock

@@ -1,0 +1,359 @@
+"""The ``signoff`` command line (``shared/spec/interfaces.md`` "The command line").
+
+Imports are local to each command so that ``signoff request`` and ``signoff classify`` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_PENDING = 0, 1, 2, 3, 4
+FINAL = {"approved", "denied", "expired", "cancelled", "crisis"}
+#: Seconds per long-poll call while waiting; the whole wait is unbounded unless --wait is given.
+POLL_SECONDS = 300.0
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="PATH", help="config file (default: $SIGNOFF_CONFIG, "
+                        "else ~/.config/signoff/config.yaml, else built-in defaults)")
+    p = argparse.ArgumentParser(prog="signoff", parents=[common],
+                                description="Human approval for AI agents: ask, wait, and let a person decide.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    sub.add_parser("run", parents=[common], help="run the daemon in the foreground until SIGINT/SIGTERM")
+
+    r = sub.add_parser("request", parents=[common], help="ask for approval and wait for the decision",
+                       usage="signoff request --action NAME [--description TEXT] [--agent NAME] "
+                             "[--wait SECONDS] [--json] [-- COMMAND...]")
+    r.add_argument("--action", required=True, help="what the agent wants to do, e.g. terminal or deploy")
+    r.add_argument("--description", help="free text shown on the card")
+    r.add_argument("--agent", help="the agent's name, shown on the card")
+    r.add_argument("--session", help="the agent's session id")
+    r.add_argument("--idempotency-key", help="re-attach to the same approval when asking again")
+    r.add_argument("--wait", type=float, metavar="SECONDS", help="give up waiting after this long (exit 4)")
+    r.add_argument("--json", action="store_true", help="print the final approval as JSON on stdout")
+
+    pe = sub.add_parser("pending", parents=[common], help="list pending approvals")
+    pe.add_argument("--json", action="store_true")
+
+    for name, verb in (("approve", "approve"), ("deny", "deny")):
+        d = sub.add_parser(name, parents=[common], help=f"{verb} a pending approval from the terminal")
+        d.add_argument("id")
+        d.add_argument("--note", help="a note recorded with the decision")
+
+    c = sub.add_parser("classify", parents=[common], help="print the tier and reason of a request (no daemon)",
+                       usage="signoff classify [--action NAME] [--json] [--batch] [-- COMMAND...]")
+    c.add_argument("--action", default="terminal", help="the action name (default: terminal)")
+    c.add_argument("--description")
+    c.add_argument("--cwd")
+    c.add_argument("--json", action="store_true")
+    c.add_argument("--batch", action="store_true", help="read JSON Lines requests on stdin, write one result per line")
+
+    lg = sub.add_parser("ledger", parents=[common], help="show recorded approvals and their events")
+    lg.add_argument("--status", choices=sorted(FINAL | {"pending"}))
+    lg.add_argument("--since", metavar="T", help="RFC 3339 time, or an age such as 30m, 12h, 7d")
+    lg.add_argument("--limit", type=int, default=None, help="at most this many approvals (newest)")
+    lg.add_argument("--json", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``signoff`` command. Returns the exit code (see the spec's table)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    trailing: list[str] | None = None
+    if "--" in argv:
+        i = argv.index("--")
+        argv, trailing = argv[:i], argv[i + 1 :]
+    args = _parser().parse_args(argv)
+    if trailing is not None and args.command not in ("request", "classify"):
+        print(f"signoff {args.command}: unexpected arguments after --", file=sys.stderr)
+        return EXIT_USAGE
+    args.trailing = trailing
+    handler = globals()[f"_cmd_{args.command}"]
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _command_text(trailing: list[str] | None) -> str | None:
+    if not trailing:
+        return None
+    if len(trailing) == 1:
+        return trailing[0]
+    import shlex
+
+    return shlex.join(trailing)
+
+
+def _load(args, secrets: bool = False):
+    from bot.config import ConfigError, load_config
+
+    try:
+        return load_config(args.config, secrets=secrets)
+    except ConfigError as exc:
+        print(f"signoff: bad config: {exc}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE) from None
+
+
+def _connection(args):
+    from bot.connection import DaemonConnection
+
+    config = _load(args)
+    return DaemonConnection(config.server.path(), config.server.expected_uid)
+
+
+# run -----------------------------------------------------------------------------------------
+
+
+def _cmd_run(args) -> int:
+    import asyncio
+    import logging
+
+    config = _load(args, secrets=True)  # before the heavy imports: a bad config fails fast (exit 2)
+    from bot.app import AlreadyRunning, Daemon
+
+    logging.basicConfig(level=os.environ.get("SIGNOFF_LOG_LEVEL", "INFO"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        asyncio.run(Daemon(config).run_until_signal())
+    except AlreadyRunning as exc:
+        print(f"signoff: {exc}", file=sys.stderr)
+        return EXIT_NO
+    except OSError as exc:
+        print(f"signoff: cannot start: {exc}", file=sys.stderr)
+        return EXIT_NO
+    return EXIT_OK
+
+
+# request -------------------------------------------------------------------------------------
+
+
+def _cmd_request(args) -> int:
+    from bot.connection import DaemonUnreachable
+
+    if args.wait is not None and args.wait < 0:
+        print("signoff request: --wait must be 0 or more seconds", file=sys.stderr)
+        return EXIT_USAGE
+    body: dict[str, Any] = {"action": args.action, "cwd": os.getcwd()}
+    for key in ("description", "agent", "session", "idempotency_key"):
+        if getattr(args, key):
+            body[key] = getattr(args, key)
+    command = _command_text(args.trailing)
+    if command is not None:
+        body["command"] = command
+    conn = _connection(args)
+    try:
+        status, approval = conn.call("POST", "/v1/approvals?wait=0", body)
+        if status >= 400:
+            err = (approval or {}).get("error", {})
+            print(f"signoff request: refused ({status} {err.get('code')}): {err.get('message')}", file=sys.stderr)
+            return EXIT_USAGE if status in (400, 413, 415) else EXIT_NO
+        print(f"signoff: {approval['id']} {approval['tier']} {approval['status']}: {approval['reason']}",
+              file=sys.stderr, flush=True)
+        give_up = None if args.wait is None else time.monotonic() + args.wait
+        while approval["status"] not in FINAL:
+            left = POLL_SECONDS if give_up is None else give_up - time.monotonic()
+            if left <= 0:
+                break
+            chunk = min(left, POLL_SECONDS)
+            status, approval = conn.call("GET", f"/v1/approvals/{approval['id']}?wait={chunk:.3f}",
+                                         timeout=chunk + 30)
+    except DaemonUnreachable as exc:
+        print(f"signoff request: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except KeyboardInterrupt:
+        print("\nsignoff request: stopped waiting; the approval stays pending", file=sys.stderr)
+        return 130
+
+    if args.json:
+        print(json.dumps(approval, ensure_ascii=False))
+    outcome = approval["status"]
+    if outcome == "crisis":
+        if not args.json:
+            print(_resources_text(approval))
+        print("signoff: crisis language was found; help is available now (see above).", file=sys.stderr)
+        return EXIT_NO
+    who = approval.get("decided_by_name") or approval.get("decided_by")
+    note = f" — note: {approval['note']}" if approval.get("note") else ""
+    print(f"signoff: {approval['id']} {outcome}" + (f" by {who}" if who and outcome in ("approved", "denied") else "")
+          + note, file=sys.stderr)
+    if outcome == "approved":
+        return EXIT_OK
+    if outcome == "pending":
+        return EXIT_PENDING
+    return EXIT_NO
+
+
+def _resources_text(approval: dict) -> str:
+    lines = ["You are not alone, and help is available right now:"]
+    for r in approval.get("resources") or []:
+        lines.append(f"  • {r['name']}: {r['contact']}")
+    return "\n".join(lines)
+
+
+# pending / approve / deny ----------------------------------------------------------------------
+
+
+def _cmd_pending(args) -> int:
+    from bot.connection import DaemonUnreachable
+
+    try:
+        status, data = _connection(args).call("GET", "/v1/approvals?status=pending")
+    except DaemonUnreachable as exc:
+        print(f"signoff pending: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+        return EXIT_OK
+    approvals = data.get("approvals", [])
+    if not approvals:
+        print("no pending approvals")
+    for a in approvals:
+        cmd = (a.get("command") or "").replace("\n", " ")
+        print(f"{a['id']}  {a['tier']:<8}  {a['action'][:30]:<30}  {cmd[:60]}")
+    return EXIT_OK
+
+
+def _decide(args, decision: str) -> int:
+    from bot.connection import DaemonUnreachable
+
+    body = {"decision": decision}
+    if args.note:
+        body["note"] = args.note
+    try:
+        status, data = _connection(args).call("POST", f"/v1/approvals/{args.id}/decision", body)
+    except DaemonUnreachable as exc:
+        print(f"signoff {args.command}: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    if status == 200:
+        print(f"{data['id']}: {data['status']}")
+        return EXIT_OK
+    msg = (data or {}).get("error", {}).get("message", f"HTTP {status}")
+    print(f"signoff {args.command}: refused: {msg}", file=sys.stderr)
+    return EXIT_NO
+
+
+def _cmd_approve(args) -> int:
+    return _decide(args, "approve")
+
+
+def _cmd_deny(args) -> int:
+    return _decide(args, "deny")
+
+
+# classify ------------------------------------------------------------------------------------
+
+
+def _classification_json(c) -> dict:
+    return {"tier": c.tier.name, "tier_level": int(c.tier), "crisis": c.crisis is not None, "reason": c.reason,
+            "rule": c.rule}
+
+
+def _cmd_classify(args) -> int:
+    policy = _policy(args)
+    if args.batch:
+        out = sys.stdout
+        for n, line in enumerate(sys.stdin, 1):
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+                if not isinstance(req, dict) or not isinstance(req.get("action"), str):
+                    raise ValueError("each line must be an object with a string 'action'")
+                fields = [req.get(k) for k in ("command", "description", "cwd")]
+                if any(f is not None and not isinstance(f, str) for f in fields):
+                    raise ValueError("command, description and cwd must be strings")
+                result = _classification_json(policy.classify(req["action"], *fields))
+            except ValueError as exc:
+                result = {"error": f"line {n}: {exc}"}
+            out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.flush()
+        return EXIT_OK
+    c = policy.classify(args.action, _command_text(args.trailing), args.description, args.cwd)
+    if args.json:
+        print(json.dumps(_classification_json(c), ensure_ascii=False))
+    else:
+        label = "CRISIS" if c.crisis else c.tier.name
+        print(f"{label}: {c.reason}")
+    return EXIT_OK
+
+
+def _policy(args):
+    from core.policy import Policy, PolicyTables
+
+    if args.config is None and not os.environ.get("SIGNOFF_CONFIG"):
+        from pathlib import Path
+
+        if not (Path.home() / ".config" / "signoff" / "config.yaml").is_file():
+            return Policy()
+    cfg = _load(args).policy
+    return Policy(PolicyTables(shell_actions=tuple(cfg.shell_actions), action_tiers=dict(cfg.action_tiers),
+                               read_only_programs=tuple(cfg.read_only_programs)))
+
+
+# ledger --------------------------------------------------------------------------------------
+
+
+def _parse_since(text: str):
+    from datetime import UTC, datetime, timedelta
+
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    if text and text[-1] in units and text[:-1].replace(".", "", 1).isdigit():
+        return datetime.now(UTC) - timedelta(seconds=float(text[:-1]) * units[text[-1]])
+    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _cmd_ledger(args) -> int:
+    import asyncio
+
+    from core.ledger import Ledger
+    from core.models import Status
+
+    config = _load(args)
+    try:
+        since = _parse_since(args.since) if args.since else None
+    except ValueError:
+        print(f"signoff ledger: --since {args.since!r} is neither an RFC 3339 time nor an age like 12h",
+              file=sys.stderr)
+        return EXIT_USAGE
+
+    async def read():
+        ledger = await Ledger.open(config.ledger.resolved_url())
+        try:
+            approvals = await ledger.list(status=Status(args.status) if args.status else None, since=since)
+            if args.limit is not None:
+                approvals = approvals[-args.limit :]
+            events = await ledger.events([a.id for a in approvals]) if approvals else {}
+        finally:
+            await ledger.close()
+        return approvals, events
+
+    approvals, events = asyncio.run(read())
+    if args.json:
+        out = [a.to_api() | {"events": [e.to_api() for e in events.get(a.id, [])]} for a in approvals]
+        print(json.dumps({"approvals": out}, ensure_ascii=False))
+        return EXIT_OK
+    for a in approvals:
+        d = a.to_api()
+        print(f"{d['created_at']}  {a.id}  {a.tier.name:<8}  {a.status.value:<9}  {a.action}"
+              + (f"  $ {a.command[:80]}" if a.command else ""))
+        for e in events.get(a.id, []):
+            ev = e.to_api()
+            extra = f" {json.dumps(e.details, ensure_ascii=False)}" if e.details else ""
+            print(f"    {ev['at']}  {e.kind:<16} {e.actor or '':<20} {e.channel or ''}{extra}")
+    if not approvals:
+        print("no approvals recorded")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

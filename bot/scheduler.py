@@ -1,0 +1,64 @@
+"""Deadlines of pending approvals, run by APScheduler inside the daemon's event loop.
+
+The ledger holds every deadline; this only keeps timers, so a restart rebuilds them from the ledger
+(``Broker.recover``). Jobs run however late they are (``misfire_grace_time=None``): APScheduler's
+default grace of 1 s would silently drop a deadline that fell due while the loop was busy.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+from apscheduler.jobstores.base import JobLookupError
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+
+log = logging.getLogger("signoff.scheduler")
+
+
+class DeadlineScheduler:
+    """Calls ``on_deadline(approval_id)`` at each scheduled time; one job per approval.
+
+    Args:
+        on_deadline: the coroutine function to run (``Broker.on_deadline``).
+    """
+
+    def __init__(self, on_deadline: Callable[[str], Awaitable[None]]):
+        self._on_deadline = on_deadline
+        self._scheduler = AsyncIOScheduler(
+            timezone="UTC", job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1}
+        )
+
+    def start(self) -> None:
+        """Start inside the running event loop."""
+        self._scheduler.start()
+
+    def shutdown(self) -> None:
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=False)
+
+    def schedule(self, approval_id: str, at: datetime) -> None:
+        """Run the deadline of ``approval_id`` at ``at`` (UTC-aware); replaces an earlier schedule."""
+        self._scheduler.add_job(
+            self._run, DateTrigger(run_date=at), args=[approval_id], id=f"deadline:{approval_id}",
+            replace_existing=True,
+        )
+
+    def cancel(self, approval_id: str) -> None:
+        try:
+            self._scheduler.remove_job(f"deadline:{approval_id}")
+        except JobLookupError:
+            pass
+
+    def job_count(self) -> int:
+        return len(self._scheduler.get_jobs())
+
+    async def _run(self, approval_id: str) -> None:
+        try:
+            await self._on_deadline(approval_id)
+        except Exception:
+            # The approval stays pending in the ledger; retry soon rather than leave it pending forever.
+            log.exception("deadline of %s failed; retrying in 1 s", approval_id)
+            self.schedule(approval_id, datetime.now(UTC) + timedelta(seconds=1))

@@ -1,0 +1,353 @@
+"""The approval state machine, and the only writer of outcomes.
+
+    pending ──decide──▶ approved | denied
+       │  ├──cancel──▶ cancelled
+       │  └──deadline──▶ escalated (MEDIUM → HIGH → CRITICAL, still pending) ──deadline──▶ expired
+    (crisis requests are final at once: ``crisis``; SAFE and LOW-without-LLM are approved at once)
+
+State lives in the ledger; memory holds only waiters and in-flight channel tasks. Channels are told
+what changed in background tasks so a slow or broken platform never delays an answer or a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Literal, Protocol
+
+from core.channel import CardChange, Channel
+from core.crisis import DEFAULT_RESOURCES, CrisisMatch, Resource
+from core.errors import AlreadyDecided, IdempotencyConflict, NotFound
+from core.ledger import ApprovalRow, EventRow, IntegrityError, Ledger
+from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Status, utcnow
+from core.policy import Classification, Policy
+from core.tiers import DEFAULT_TIMEOUTS, Tier
+
+log = logging.getLogger("signoff.broker")
+
+POLICY_ACTOR = Actor(id="policy", via=DecidedVia.AUTO)
+TIMEOUT_ACTOR = Actor(id="timeout", via=DecidedVia.TIMEOUT)
+
+
+class DeadlineScheduler(Protocol):
+    """Calls ``Broker.on_deadline(approval_id)`` at a time; re-scheduling an id replaces its job."""
+
+    def schedule(self, approval_id: str, at: datetime) -> None: ...
+
+    def cancel(self, approval_id: str) -> None: ...
+
+
+@dataclass
+class BrokerSettings:
+    """Per-tier timeouts (seconds), what LOW does without an LLM reviewer, and the crisis resources."""
+
+    timeouts: dict[Tier, float] = field(default_factory=lambda: dict(DEFAULT_TIMEOUTS))
+    low_without_llm: Literal["approve", "human"] = "approve"
+    resources: tuple[Resource, ...] = DEFAULT_RESOURCES
+
+    def timeout(self, tier: Tier) -> timedelta:
+        return timedelta(seconds=self.timeouts[tier])
+
+
+@dataclass(frozen=True)
+class Requester:
+    """Who asked, from the socket's peer credentials (None when unknown)."""
+
+    uid: int | None = None
+    pid: int | None = None
+
+
+def new_id() -> str:
+    """A fresh approval id: 12 lowercase hex characters (48 random bits), short enough for any
+    platform's button data (Telegram: 64 bytes)."""
+    return secrets.token_hex(6)
+
+
+def _event(approval_id: str | None, kind: str, at: datetime, actor: str | None = None,
+           channel: str | None = None, **details) -> EventRow:
+    return EventRow(approval_id=approval_id, at=at, kind=kind, actor=actor, channel=channel,
+                    details_json=json.dumps(details, default=str) if details else None)
+
+
+class Broker:
+    """Creates, decides, escalates and expires approvals, and wakes whoever waits for them.
+
+    Args:
+        ledger: where state lives.
+        policy: classifies each request (crisis first, then the tier).
+        settings: timeouts and tier behaviour.
+        scheduler: runs :meth:`on_deadline` when a deadline comes; set later with :attr:`scheduler`.
+        clock: returns the current UTC time (tests may pass their own).
+    """
+
+    def __init__(self, ledger: Ledger, policy: Policy, settings: BrokerSettings | None = None,
+                 scheduler: DeadlineScheduler | None = None, clock: Callable[[], datetime] = utcnow):
+        self.ledger = ledger
+        self.policy = policy
+        self.settings = settings or BrokerSettings()
+        self.scheduler = scheduler
+        self.clock = clock
+        self.channels: list[Channel] = []
+        self._waiters: dict[str, asyncio.Event] = {}
+        self._tasks: set[asyncio.Task] = set()
+
+    # lifecycle -------------------------------------------------------------------------------
+
+    def attach(self, channel: Channel) -> None:
+        self.channels.append(channel)
+
+    async def recover(self) -> int:
+        """Re-arm every pending approval after a start. An overdue one escalates one step with the
+        next tier's full timeout from now, an overdue CRITICAL expires at once (tiers.md); the
+        others keep their deadlines. Returns how many approvals are still pending."""
+        now = self.clock()
+        pending = 0
+        for row in await self.ledger.pending_rows():
+            if row.deadline is not None and row.deadline > now:
+                self._schedule(row.id, row.deadline)
+                pending += 1
+            elif await self._deadline_passed(row, now, restart=True):
+                pending += 1
+        return pending
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait (up to ``timeout`` seconds) for in-flight channel tasks, e.g. before stopping."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    # requests --------------------------------------------------------------------------------
+
+    def classify(self, request: ApprovalRequest) -> Classification:
+        return self.policy.classify(request.action, request.command, request.description, request.cwd)
+
+    async def submit(self, request: ApprovalRequest, requester: Requester | None = None) -> Approval:
+        """Record a request and start its approval.
+
+        Returns:
+            The approval: final at once for a crisis, SAFE and (by policy) LOW; else pending, with
+            cards being posted in the background.
+
+        Raises:
+            IdempotencyConflict: the idempotency key was used before for different content.
+        """
+        requester = requester or Requester()
+        digest = request.content_hash()
+        if request.idempotency_key:
+            existing = await self.ledger.by_idempotency_key(request.idempotency_key)
+            if existing is not None:
+                return self._same_content(existing, digest)
+
+        verdict = await asyncio.to_thread(self.classify, request) if _is_long(request) else self.classify(request)
+        now = self.clock()
+        tier = verdict.tier
+        row = ApprovalRow(
+            id=new_id(), status=Status.PENDING.value, tier=int(tier), original_tier=int(tier),
+            reason=verdict.reason, rule=verdict.rule, action=request.action, command=request.command,
+            description=request.description, cwd=request.cwd, agent=request.agent, session=request.session,
+            idempotency_key=request.idempotency_key, content_hash=digest,
+            metadata_json=json.dumps(request.metadata) if request.metadata is not None else None,
+            requester_uid=requester.uid, requester_pid=requester.pid, created_at=now,
+        )
+        events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier=tier.name, rule=verdict.rule)]
+
+        if verdict.crisis is not None:
+            row.status = Status.CRISIS.value
+            row.tier = row.original_tier = int(Tier.CRITICAL)
+            row.crisis_category = verdict.crisis.category
+            row.resources_json = json.dumps([r.model_dump() for r in self.settings.resources])
+            _decide_row(row, POLICY_ACTOR, now)
+            events.append(_event(row.id, "crisis", now, actor="policy", category=verdict.crisis.category))
+        elif tier == Tier.SAFE or (tier == Tier.LOW and self.settings.low_without_llm == "approve"):
+            row.status = Status.APPROVED.value
+            _decide_row(row, POLICY_ACTOR, now)
+            events.append(_event(row.id, "decided", now, actor="policy", channel="auto", outcome="approved"))
+        else:
+            if tier == Tier.LOW:  # tiers.LOW.without_llm: human → a MEDIUM approval
+                tier = Tier.MEDIUM
+                row.tier = int(tier)
+                row.reason = f"{verdict.reason} (LOW, sent to a human by tiers.LOW.without_llm)"
+            row.deadline = now + self.settings.timeout(tier)
+
+        try:
+            await self.ledger.insert(row, events)
+        except IntegrityError:
+            if request.idempotency_key:  # a concurrent request with the same key won the insert
+                existing = await self.ledger.by_idempotency_key(request.idempotency_key)
+                if existing is not None:
+                    return self._same_content(existing, digest)
+            raise
+        approval = row.to_model()
+
+        if approval.status is Status.CRISIS:
+            self._fan_out("alert_crisis", approval, verdict.crisis)
+        elif approval.status is Status.PENDING:
+            self._schedule(approval.id, row.deadline)
+            self._spawn(self._post_cards(approval))
+        return approval
+
+    def _same_content(self, existing: ApprovalRow, digest: str) -> Approval:
+        if existing.content_hash != digest:
+            raise IdempotencyConflict(
+                "this idempotency_key was already used for a different action, command, description or cwd "
+                f"(approval {existing.id}); an approval is never reused for another command"
+            )
+        return existing.to_model()
+
+    # outcomes --------------------------------------------------------------------------------
+
+    async def get(self, approval_id: str) -> Approval:
+        """Raises NotFound for an unknown id."""
+        approval = await self.ledger.get(approval_id)
+        if approval is None:
+            raise NotFound(f"no approval with id {approval_id!r}")
+        return approval
+
+    async def decide(self, approval_id: str, approve: bool, actor: Actor, note: str | None = None) -> Approval:
+        """Approve or deny a pending approval; the first decision wins.
+
+        Raises:
+            NotFound: unknown id.
+            AlreadyDecided: it was already final; ``.approval`` tells the true outcome.
+        """
+        status = Status.APPROVED if approve else Status.DENIED
+        return await self._finish(approval_id, status, actor, note, "decided", CardChange.DECIDED)
+
+    async def cancel(self, approval_id: str, actor: Actor) -> Approval:
+        """Cancel a pending approval (the agent no longer needs it). Raises like :meth:`decide`."""
+        return await self._finish(approval_id, Status.CANCELLED, actor, None, "cancelled", CardChange.CANCELLED)
+
+    async def _finish(self, approval_id: str, status: Status, actor: Actor, note: str | None, kind: str,
+                      change: CardChange) -> Approval:
+        now = self.clock()
+        ev = _event(approval_id, kind, now, actor=actor.id, channel=actor.via.value, outcome=status.value,
+                    name=actor.name, note=note)
+        if not await self.ledger.finalize(approval_id, status, now, actor, note, ev):
+            current = await self.get(approval_id)  # NotFound when unknown
+            raise AlreadyDecided(current)
+        return self._after_final(await self.get(approval_id), change)
+
+    def _after_final(self, approval: Approval, change: CardChange) -> Approval:
+        if self.scheduler is not None:
+            self.scheduler.cancel(approval.id)
+        waiter = self._waiters.pop(approval.id, None)
+        if waiter is not None:
+            waiter.set()
+        self._fan_out("update_card", approval, change)
+        return approval
+
+    async def on_deadline(self, approval_id: str) -> None:
+        """Called by the scheduler when a deadline comes: escalate one tier, or expire (fail closed)."""
+        row = await self.ledger.get_row(approval_id)
+        if row is None or row.status != Status.PENDING.value:
+            return
+        now = self.clock()
+        if row.deadline is not None and row.deadline > now + timedelta(milliseconds=5):
+            self._schedule(row.id, row.deadline)  # the deadline moved (card shown later): wait for it
+            return
+        await self._deadline_passed(row, now, restart=False)
+
+    async def _deadline_passed(self, row: ApprovalRow, now: datetime, restart: bool) -> bool:
+        """Escalate or expire ``row``; True when it is still pending afterwards."""
+        tier = Tier(row.tier)
+        nxt = tier.escalates_to
+        if nxt is None:
+            ev = _event(row.id, "expired", now, actor="timeout", channel="timeout", tier=tier.name,
+                        after_restart=restart or None)
+            if await self.ledger.finalize(row.id, Status.EXPIRED, now, TIMEOUT_ACTOR, None, ev):
+                self._after_final(await self.get(row.id), CardChange.EXPIRED)
+            return False
+        deadline = now + self.settings.timeout(nxt)
+        ev = _event(row.id, "escalated", now, actor="timeout", from_tier=tier.name, to_tier=nxt.name,
+                    after_restart=restart or None)
+        if not await self.ledger.escalate(row.id, tier, nxt, deadline, ev):
+            return False
+        self._schedule(row.id, deadline)
+        approval = await self.get(row.id)
+        self._fan_out("update_card", approval, CardChange.ESCALATED)
+        self._fan_out("notify_oncall", approval)
+        return True
+
+    async def wait(self, approval_id: str, timeout: float) -> Approval:
+        """The approval once final, or as it is after ``timeout`` seconds. Raises NotFound."""
+        approval = await self.get(approval_id)
+        if approval.is_final or timeout <= 0:
+            return approval
+        waiter = self._waiters.setdefault(approval_id, asyncio.Event())
+        # Re-read after registering: a decision between the read and the registration set no event.
+        approval = await self.get(approval_id)
+        if not approval.is_final:
+            try:
+                await asyncio.wait_for(waiter.wait(), timeout)
+            except TimeoutError:
+                pass
+            approval = await self.get(approval_id)
+        return approval
+
+    async def record(self, approval_id: str | None, kind: str, actor: str | None = None,
+                     channel: str | None = None, **details) -> None:
+        """Append an event to the ledger (e.g. ``unauthorised_press``); never raises."""
+        try:
+            await self.ledger.add_event(_event(approval_id, kind, self.clock(), actor, channel, **details))
+        except Exception:  # a ledger failure must not break the caller's answer to a user
+            log.exception("could not record event %s for %s", kind, approval_id)
+
+    # channels --------------------------------------------------------------------------------
+
+    async def _post_cards(self, approval: Approval) -> None:
+        results = await asyncio.gather(*(self._call(ch, "post_card", approval) for ch in self.channels))
+        if any(r is True for r in results):
+            now = self.clock()
+            deadline = now + self.settings.timeout(approval.tier)
+            if await self.ledger.mark_visible(approval.id, now, deadline):
+                self._schedule(approval.id, deadline)
+
+    def _fan_out(self, method: str, *args) -> None:
+        for ch in self.channels:
+            self._spawn(self._call(ch, method, *args))
+
+    async def _call(self, channel: Channel, method: str, approval: Approval, *args):
+        try:
+            result = await getattr(channel, method)(approval, *args)
+        except Exception as exc:
+            log.warning("%s.%s failed for %s: %r", channel.name, method, approval.id, exc)
+            await self.record(approval.id, f"{method}_failed", channel=channel.name, error=repr(exc)[:500])
+            return None
+        if method == "post_card":
+            await self.record(approval.id, "card_posted" if result else "card_not_shown", channel=channel.name)
+        elif method in ("notify_oncall", "alert_crisis"):
+            await self.record(approval.id, "oncall_notified" if method == "notify_oncall" else "crisis_alerted",
+                              channel=channel.name)
+        return result
+
+    def _spawn(self, coro: Awaitable) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _schedule(self, approval_id: str, at: datetime | None) -> None:
+        if self.scheduler is not None and at is not None:
+            self.scheduler.schedule(approval_id, at)
+
+
+def _decide_row(row: ApprovalRow, actor: Actor, at: datetime) -> None:
+    row.decided_at = at
+    row.decided_by = actor.id
+    row.decided_by_name = actor.name
+    row.decided_via = actor.via.value
+
+
+def _uid_actor(requester: Requester) -> str | None:
+    return f"uid:{requester.uid}" if requester.uid is not None else None
+
+
+def _is_long(request: ApprovalRequest) -> bool:
+    # Classifying a long command takes milliseconds: keep it off the event loop.
+    return len(request.command or "") + len(request.description or "") > 4096
+
+
+__all__ = ["Broker", "BrokerSettings", "CrisisMatch", "DeadlineScheduler", "Requester", "new_id"]

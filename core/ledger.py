@@ -1,0 +1,410 @@
+"""The ledger: every approval and an append-only log of what happened to it, in SQL via SQLModel.
+
+SQLite runs in WAL mode with a busy timeout; every call opens its own short session, so concurrent
+tasks never share one. Outcomes are written only by compare-and-set
+(``UPDATE … WHERE id = ? AND status = 'pending'``), so of two decisions at once exactly one wins.
+The schema is managed by Alembic (``core/migrations``): :meth:`Ledger.open` upgrades it to head.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import DateTime, event, func, or_, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Column, Field, SQLModel
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from core.crisis import Resource
+from core.models import Actor, Approval, DecidedVia, Event, Status
+from core.tiers import Tier
+
+
+class UTCDateTime(TypeDecorator):
+    """Stores timezone-aware datetimes as naive UTC and gives them back aware (SQLite has no zones)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None:
+            if value.tzinfo is None:
+                raise ValueError("naive datetime given to the ledger; use UTC-aware datetimes")
+            value = value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if value is not None:
+            value = value.replace(tzinfo=UTC)
+        return value
+
+
+def _dt(**kw) -> Any:
+    return Field(default=None, sa_column=Column(UTCDateTime(), **kw))
+
+
+class ApprovalRow(SQLModel, table=True):
+    """One approval (table ``approvals``)."""
+
+    __tablename__ = "approvals"
+
+    id: str = Field(primary_key=True, max_length=32)
+    status: str = Field(index=True, max_length=16)
+    tier: int
+    original_tier: int
+    reason: str
+    rule: str | None = None
+    action: str
+    command: str | None = None
+    description: str | None = None
+    cwd: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    idempotency_key: str | None = Field(default=None, unique=True, max_length=200)
+    content_hash: str
+    metadata_json: str | None = None
+    requester_uid: int | None = None
+    requester_pid: int | None = None
+    created_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False, index=True))
+    deadline: datetime | None = _dt(index=True)
+    visible_at: datetime | None = _dt()
+    decided_at: datetime | None = _dt()
+    decided_by: str | None = None
+    decided_by_name: str | None = None
+    decided_via: str | None = None
+    note: str | None = None
+    escalations: int = 0
+    crisis_category: str | None = None
+    resources_json: str | None = None
+
+    def to_model(self) -> Approval:
+        return Approval(
+            id=self.id,
+            status=Status(self.status),
+            tier=Tier(self.tier),
+            reason=self.reason,
+            rule=self.rule,
+            action=self.action,
+            command=self.command,
+            description=self.description,
+            cwd=self.cwd,
+            agent=self.agent,
+            session=self.session,
+            created_at=self.created_at,
+            deadline=self.deadline,
+            decided_at=self.decided_at,
+            decided_by=self.decided_by,
+            decided_by_name=self.decided_by_name,
+            decided_via=DecidedVia(self.decided_via) if self.decided_via else None,
+            note=self.note,
+            escalations=self.escalations,
+            resources=[Resource(**r) for r in json.loads(self.resources_json)] if self.resources_json else None,
+        )
+
+
+class EventRow(SQLModel, table=True):
+    """One event in the append-only log (table ``events``); rows are never updated or deleted."""
+
+    __tablename__ = "events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    approval_id: str | None = Field(default=None, index=True, max_length=32)
+    at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    kind: str = Field(max_length=40)
+    actor: str | None = None
+    channel: str | None = Field(default=None, max_length=40)
+    details_json: str | None = None
+
+    def to_model(self) -> Event:
+        return Event(
+            at=self.at,
+            kind=self.kind,
+            actor=self.actor,
+            channel=self.channel,
+            details=json.loads(self.details_json) if self.details_json else None,
+        )
+
+
+class CardRow(SQLModel, table=True):
+    """Where a copy of an approval's card was posted, so every copy can be edited later (even after
+    a restart). ``ref`` is the channel's own address of the message, e.g. ``"<chat_id>:<message_id>"``."""
+
+    __tablename__ = "cards"
+
+    id: int | None = Field(default=None, primary_key=True)
+    approval_id: str = Field(index=True, max_length=32)
+    channel: str = Field(max_length=40)
+    ref: str = Field(max_length=200)
+    purpose: str = Field(default="approval", max_length=20)
+    posted_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+def async_url(url: str) -> str:
+    """Turn a plain SQLAlchemy URL (``sqlite:///PATH``) into its asyncio driver's URL."""
+    if url.startswith("sqlite:///") or url == "sqlite://":
+        return "sqlite+aiosqlite" + url[len("sqlite") :]
+    if url.startswith("postgresql://"):
+        return "postgresql+asyncpg" + url[len("postgresql") :]
+    return url
+
+
+def sync_url(url: str) -> str:
+    """The synchronous-driver URL used for migrations."""
+    return url.replace("+aiosqlite", "").replace("+asyncpg", "")
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def run_migrations(url: str) -> None:
+    """Upgrade the ledger at ``url`` to the newest schema (blocking; call it in a thread).
+
+    Creates the SQLite file's directory when missing. Raises alembic / SQLAlchemy errors as they come.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    url = sync_url(url)
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :]
+        if path and path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    command.upgrade(cfg, "head")
+
+
+def schema_is_current(url: str) -> bool:
+    """True when the ledger at ``url`` is at the newest migration (blocking)."""
+    from alembic.config import Config
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import create_engine
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    engine = create_engine(sync_url(url))
+    try:
+        with engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision() == head
+    finally:
+        engine.dispose()
+
+
+class Ledger:
+    """Async repository over the approvals, events and cards tables.
+
+    Args:
+        url: a SQLAlchemy URL, ``sqlite:///PATH`` (the asyncio driver is chosen for you).
+    """
+
+    def __init__(self, url: str):
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(async_url(url))
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False)
+
+    @classmethod
+    async def open(cls, url: str) -> Ledger:
+        """Migrate the schema to head (in a worker thread) and return a ready ledger."""
+        await asyncio.to_thread(run_migrations, url)
+        return cls(url)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    @property
+    def sync_engine(self) -> Engine:
+        return self.engine.sync_engine
+
+    # approvals -----------------------------------------------------------------------------
+
+    async def insert(self, row: ApprovalRow, events: Iterable[EventRow] = ()) -> ApprovalRow:
+        """Insert a new approval with its first events in one transaction.
+
+        Raises:
+            IntegrityError: the id or the idempotency key already exists.
+        """
+        async with self._sessions() as s:
+            s.add(row)
+            for ev in events:
+                s.add(ev)
+            await s.commit()
+        return row
+
+    async def get_row(self, approval_id: str) -> ApprovalRow | None:
+        async with self._sessions() as s:
+            return await s.get(ApprovalRow, approval_id)
+
+    async def get(self, approval_id: str) -> Approval | None:
+        row = await self.get_row(approval_id)
+        return row.to_model() if row else None
+
+    async def by_idempotency_key(self, key: str) -> ApprovalRow | None:
+        async with self._sessions() as s:
+            res = await s.exec(select(ApprovalRow).where(ApprovalRow.idempotency_key == key))
+            return res.scalars().first()
+
+    async def list(
+        self, status: Status | None = None, since: datetime | None = None, limit: int | None = None
+    ) -> list[Approval]:
+        """Approvals, oldest first, optionally filtered by status and ``created_at >= since``."""
+        q = select(ApprovalRow).order_by(ApprovalRow.created_at, ApprovalRow.id)
+        if status is not None:
+            q = q.where(ApprovalRow.status == status.value)
+        if since is not None:
+            q = q.where(ApprovalRow.created_at >= since)
+        if limit is not None:
+            q = q.limit(limit)
+        async with self._sessions() as s:
+            res = await s.exec(q)
+            return [r.to_model() for r in res.scalars().all()]
+
+    async def pending_rows(self) -> list[ApprovalRow]:
+        async with self._sessions() as s:
+            res = await s.exec(select(ApprovalRow).where(ApprovalRow.status == Status.PENDING.value))
+            return list(res.scalars().all())
+
+    async def finalize(
+        self,
+        approval_id: str,
+        status: Status,
+        at: datetime,
+        actor: Actor | None,
+        note: str | None,
+        event: EventRow,
+    ) -> bool:
+        """Compare-and-set a pending approval to a final ``status`` and append ``event``, atomically.
+
+        Returns:
+            True if this call decided it; False if it was not pending (someone else won).
+        """
+        values: dict[str, Any] = {"status": status.value, "decided_at": at, "note": note}
+        if actor is not None:
+            values.update(decided_by=actor.id, decided_by_name=actor.name, decided_via=actor.via.value)
+        async with self._sessions() as s:
+            res = await s.exec(
+                update(ApprovalRow)
+                .where(ApprovalRow.id == approval_id, ApprovalRow.status == Status.PENDING.value)
+                .values(**values)
+            )
+            if res.rowcount != 1:
+                await s.rollback()
+                return False
+            s.add(event)
+            await s.commit()
+            return True
+
+    async def escalate(
+        self, approval_id: str, from_tier: Tier, to_tier: Tier, deadline: datetime, event: EventRow
+    ) -> bool:
+        """Compare-and-set a pending approval from ``from_tier`` to ``to_tier`` with a new deadline.
+
+        Returns:
+            False when it was no longer pending at ``from_tier`` (decided, or already escalated).
+        """
+        async with self._sessions() as s:
+            res = await s.exec(
+                update(ApprovalRow)
+                .where(
+                    ApprovalRow.id == approval_id,
+                    ApprovalRow.status == Status.PENDING.value,
+                    ApprovalRow.tier == int(from_tier),
+                )
+                .values(tier=int(to_tier), deadline=deadline, escalations=ApprovalRow.escalations + 1)
+            )
+            if res.rowcount != 1:
+                await s.rollback()
+                return False
+            s.add(event)
+            await s.commit()
+            return True
+
+    async def mark_visible(self, approval_id: str, at: datetime, deadline: datetime) -> bool:
+        """Record the first moment a card was shown; moves the deadline once (tiers.md deadlines).
+
+        Only the first call for an approval at its original tier changes anything.
+        """
+        async with self._sessions() as s:
+            res = await s.exec(
+                update(ApprovalRow)
+                .where(
+                    ApprovalRow.id == approval_id,
+                    ApprovalRow.status == Status.PENDING.value,
+                    ApprovalRow.visible_at.is_(None),
+                    ApprovalRow.escalations == 0,
+                    ApprovalRow.deadline > at,
+                )
+                .values(visible_at=at, deadline=deadline)
+            )
+            await s.commit()
+            return res.rowcount == 1
+
+    # events --------------------------------------------------------------------------------
+
+    async def add_event(self, event: EventRow) -> None:
+        async with self._sessions() as s:
+            s.add(event)
+            await s.commit()
+
+    async def events(self, approval_ids: Iterable[str] | None = None) -> dict[str | None, list[Event]]:
+        """Events grouped by approval id, in order."""
+        q = select(EventRow).order_by(EventRow.id)
+        if approval_ids is not None:
+            ids = list(approval_ids)
+            q = q.where(or_(EventRow.approval_id.in_(ids)))
+        out: dict[str | None, list[Event]] = {}
+        async with self._sessions() as s:
+            res = await s.exec(q)
+            for row in res.scalars().all():
+                out.setdefault(row.approval_id, []).append(row.to_model())
+        return out
+
+    # cards ---------------------------------------------------------------------------------
+
+    async def add_card(self, approval_id: str, channel: str, ref: str, at: datetime, purpose: str = "approval") -> None:
+        async with self._sessions() as s:
+            s.add(CardRow(approval_id=approval_id, channel=channel, ref=ref, posted_at=at, purpose=purpose))
+            await s.commit()
+
+    async def cards(self, approval_id: str, channel: str, purpose: str | None = "approval") -> list[str]:
+        """Refs of the card copies an approval has on ``channel``, oldest first."""
+        q = select(CardRow.ref).where(CardRow.approval_id == approval_id, CardRow.channel == channel)
+        if purpose is not None:
+            q = q.where(CardRow.purpose == purpose)
+        async with self._sessions() as s:
+            res = await s.exec(q.order_by(CardRow.id))
+            return list(res.scalars().all())
+
+    async def count(self) -> int:
+        async with self._sessions() as s:
+            res = await s.exec(select(func.count()).select_from(ApprovalRow))
+            return int(res.scalar_one())
+
+
+__all__ = [
+    "ApprovalRow",
+    "CardRow",
+    "EventRow",
+    "IntegrityError",
+    "Ledger",
+    "run_migrations",
+    "schema_is_current",
+]

@@ -1,0 +1,32 @@
+"""Alembic environment for the signoff ledger (run through core.ledger.run_migrations)."""
+
+from alembic import context
+from sqlalchemy import create_engine, pool
+from sqlmodel import SQLModel
+
+import core.ledger  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+config = context.config
+target_metadata = SQLModel.metadata
+
+
+def run_migrations_offline() -> None:
+    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata,
+                      literal_binds=True, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    engine = create_engine(config.get_main_option("sqlalchemy.url"), poolclass=pool.NullPool)
+    with engine.connect() as connection:
+        context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

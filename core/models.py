@@ -1,0 +1,184 @@
+"""Pydantic models of the outside of signoff: the request an agent sends, the approval it gets back.
+
+The API, the CLI and the ledger share these shapes (``shared/spec/interfaces.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from core.crisis import Resource
+from core.tiers import Tier
+
+#: Limits of a request (interfaces.md "The local API"): bytes of UTF-8 for text, characters for names.
+MAX_COMMAND_BYTES = 32 * 1024
+MAX_DESCRIPTION_BYTES = 4 * 1024
+MAX_ACTION_CHARS = 200
+MAX_IDEMPOTENCY_KEY_CHARS = 200
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+def rfc3339(value: datetime | None) -> str | None:
+    """Format a datetime as RFC 3339 UTC with a ``Z`` suffix (None stays None)."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _max_bytes(limit: int):
+    def check(value: str | None) -> str | None:
+        if value is not None and len(value.encode("utf-8", "surrogatepass")) > limit:
+            raise ValueError(f"longer than {limit} bytes of UTF-8")
+        return value
+
+    return check
+
+
+class Status(StrEnum):
+    """The status of an approval; every status but ``pending`` is final."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    DENIED = "denied"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+    CRISIS = "crisis"
+
+    @property
+    def is_final(self) -> bool:
+        return self is not Status.PENDING
+
+
+class DecidedVia(StrEnum):
+    """How an approval was decided (the API's ``decided_via``)."""
+
+    AUTO = "auto"
+    LLM = "llm"
+    TELEGRAM = "telegram"
+    DISCORD = "discord"
+    CLI = "cli"
+    TIMEOUT = "timeout"
+    RULE = "rule"
+
+
+class ApprovalRequest(BaseModel):
+    """What an agent asks for: ``POST /v1/approvals`` body.
+
+    Types are strict (a number is not a string) and unknown fields are refused, so a malformed
+    request fails with a message naming the field instead of being half-read.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    action: str = Field(min_length=1, max_length=MAX_ACTION_CHARS)
+    command: Annotated[str | None, AfterValidator(_max_bytes(MAX_COMMAND_BYTES))] = None
+    description: Annotated[str | None, AfterValidator(_max_bytes(MAX_DESCRIPTION_BYTES))] = None
+    cwd: str | None = Field(default=None, max_length=4096)
+    agent: str | None = Field(default=None, max_length=200)
+    session: str | None = Field(default=None, max_length=200)
+    idempotency_key: str | None = Field(default=None, min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS)
+    metadata: dict[str, Any] | None = None
+
+    def content_hash(self) -> str:
+        """SHA-256 hex of the fields an idempotency key binds: action, command, description, cwd."""
+        blob = json.dumps([self.action, self.command, self.description, self.cwd], ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Actor(BaseModel):
+    """Who did something: ``id`` such as ``telegram:111`` or ``cli:alice``, an optional display
+    ``name`` (``@alice``) and the ``via`` channel."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    via: DecidedVia
+    name: str | None = None
+
+
+class Approval(BaseModel):
+    """An approval as the API returns it (interfaces.md "An approval"); times are UTC."""
+
+    id: str
+    status: Status
+    tier: Tier
+    reason: str
+    action: str
+    command: str | None = None
+    description: str | None = None
+    cwd: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    created_at: datetime
+    deadline: datetime | None = None
+    decided_at: datetime | None = None
+    decided_by: str | None = None
+    decided_by_name: str | None = None
+    decided_via: DecidedVia | None = None
+    note: str | None = None
+    resources: list[Resource] | None = None
+    rule: str | None = None
+    escalations: int = 0
+
+    @property
+    def is_final(self) -> bool:
+        return self.status.is_final
+
+    def to_api(self) -> dict[str, Any]:
+        """The JSON object of the API: tier as its name plus ``tier_level``, RFC 3339 times."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "status": self.status.value,
+            "tier": self.tier.name,
+            "tier_level": int(self.tier),
+            "reason": self.reason,
+            "action": self.action,
+            "command": self.command,
+            "description": self.description,
+            "cwd": self.cwd,
+            "agent": self.agent,
+            "session": self.session,
+            "created_at": rfc3339(self.created_at),
+            "deadline": rfc3339(self.deadline),
+            "decided_at": rfc3339(self.decided_at),
+            "decided_by": self.decided_by,
+            "decided_by_name": self.decided_by_name,
+            "decided_via": self.decided_via.value if self.decided_via else None,
+            "note": self.note,
+            "rule": self.rule,
+            "escalations": self.escalations,
+        }
+        if self.resources is not None:
+            out["resources"] = [r.model_dump() for r in self.resources]
+        return out
+
+
+class Event(BaseModel):
+    """One ledger event: ``at`` (UTC), ``kind``, ``actor``, ``channel`` and free ``details``."""
+
+    at: datetime
+    kind: str
+    actor: str | None = None
+    channel: str | None = None
+    details: dict[str, Any] | None = None
+
+    def to_api(self) -> dict[str, Any]:
+        return {
+            "at": rfc3339(self.at),
+            "kind": self.kind,
+            "actor": self.actor,
+            "channel": self.channel,
+            "details": self.details,
+        }

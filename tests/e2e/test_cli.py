@@ -1,0 +1,151 @@
+"""The ``signoff`` command as a user runs it: subprocesses against a real daemon."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import ApiClient, make_config
+
+SIGNOFF = [sys.executable, "-m", "bot.cli"]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write_config(tmp: Path, **sections) -> Path:
+    data = {"server": {"socket_path": str(tmp / "s.sock")}, "ledger": {"url": f"sqlite:///{tmp}/ledger.db"}}
+    data.update(sections)
+    path = tmp / "config.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+async def run_cli(*args: str, stdin: bytes | None = None, env: dict | None = None, timeout: float = 30):
+    proc = await asyncio.create_subprocess_exec(
+        *SIGNOFF, *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, cwd=ROOT, env={**os.environ, **(env or {})})
+    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout)
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def _start(start_daemon, tmp: Path, **kw):
+    cfg_path = write_config(tmp)
+    daemon, api = await start_daemon(make_config(tmp, **kw))
+    return cfg_path, daemon, api
+
+
+async def test_request_exit_codes(start_daemon, short_tmp):
+    cfg, daemon, api = await _start(start_daemon, short_tmp)
+
+    async def decide_first_pending(decision: str):
+        while True:
+            _, data = await api.call("GET", "/v1/approvals?status=pending")
+            if data["approvals"]:
+                a = data["approvals"][0]
+                await api.call("POST", f"/v1/approvals/{a['id']}/decision", json={"decision": decision})
+                return a
+            await asyncio.sleep(0.02)
+
+    for decision, code in (("approve", 0), ("deny", 1)):
+        proc = asyncio.create_task(run_cli("request", "--config", str(cfg), "--action", "terminal", "--agent", "t",
+                                           "--json", "--", "git", "push", "origin", "main"))
+        pending = await asyncio.wait_for(decide_first_pending(decision), 10)
+        rc, out, err = await proc
+        assert rc == code, err
+        assert pending["command"] == "git push origin main"
+        assert pending["id"] in err and "MEDIUM" in err  # id and tier printed on stderr at once
+        assert json.loads(out)["status"] == ("approved" if code == 0 else "denied")
+
+    rc, out, err = await run_cli("request", "--config", str(cfg), "--action", "terminal", "--wait", "0.3",
+                                 "--", "git push origin main")
+    assert rc == 4, err
+    rc, out, err = await run_cli("request", "--config", str(cfg), "--action", "read_file", "--", "README.md")
+    assert rc == 0, err
+    rc, out, err = await run_cli("request", "--config", str(cfg), "--action", "send_message",
+                                 "--", "I want to kill myself")
+    assert rc == 1 and "988" in out
+    rc, out, err = await run_cli("request", "--config", str(cfg))  # --action missing
+    assert rc == 2 and "--action" in err
+
+
+async def test_request_daemon_unreachable_exits_3(short_tmp):
+    cfg = write_config(short_tmp)
+    rc, out, err = await run_cli("request", "--config", str(cfg), "--action", "terminal", "--", "ls")
+    assert rc == 3 and "unreachable" in err
+
+
+async def test_approve_and_deny_from_terminal(start_daemon, short_tmp):
+    cfg, daemon, api = await _start(start_daemon, short_tmp)
+    _, a = await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": "git push"})
+    rc, out, err = await run_cli("pending", "--config", str(cfg), "--json")
+    assert rc == 0 and [p["id"] for p in json.loads(out)["approvals"]] == [a["id"]]
+    rc, out, err = await run_cli("approve", a["id"], "--config", str(cfg), "--note", "ok")
+    assert rc == 0 and "approved" in out
+    rc, out, err = await run_cli("deny", a["id"], "--config", str(cfg))
+    assert rc == 1 and "approved" in err  # refused, told the true outcome
+    rc, out, err = await run_cli("approve", "nope", "--config", str(cfg))
+    assert rc == 1
+    rc, out, err = await run_cli("ledger", "--config", str(cfg), "--json")
+    assert rc == 0
+    rows = json.loads(out)["approvals"]
+    kinds = [e["kind"] for e in rows[0]["events"]]
+    assert rows[0]["status"] == "approved" and kinds[0] == "created" and "decided" in kinds
+    decided = next(e for e in rows[0]["events"] if e["kind"] == "decided")
+    assert decided["actor"].startswith("cli:") and decided["channel"] == "cli"
+
+
+async def test_approve_refused_when_terminal_channel_off(start_daemon, short_tmp):
+    cfg, daemon, api = await _start(start_daemon, short_tmp, terminal=False)
+    _, a = await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": "git push"})
+    rc, out, err = await run_cli("approve", a["id"], "--config", str(cfg))
+    assert rc == 1 and "terminal" in err
+    _, now = await api.call("GET", f"/v1/approvals/{a['id']}")
+    assert now["status"] == "pending"
+
+
+async def test_run_on_builtin_defaults_and_stop_cleanly(short_tmp):
+    env = {"HOME": str(short_tmp), "XDG_STATE_HOME": str(short_tmp / "state"), "SIGNOFF_CONFIG": ""}
+    proc = await asyncio.create_subprocess_exec(*SIGNOFF, "run", cwd=ROOT, env={**os.environ, **env},
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    sock = short_tmp / "state" / "signoff" / "signoff.sock"
+    try:
+        for _ in range(300):
+            if sock.exists():
+                break
+            await asyncio.sleep(0.05)
+        api = ApiClient(sock)
+        try:
+            status, health = await api.call("GET", "/v1/health")
+        finally:
+            await api.close()
+        assert status == 200 and health["channels"] == {"terminal": "up"}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = await asyncio.wait_for(proc.communicate(), 15)
+    assert proc.returncode == 0, err.decode()
+    assert (short_tmp / "state" / "signoff" / "ledger.db").exists()
+    assert not sock.exists()
+
+
+async def test_bad_config_exits_2_naming_the_key(short_tmp):
+    cfg = write_config(short_tmp, telegram={"tokn": "x", "approval_chat_ids": [1]})
+    rc, out, err = await run_cli("run", "--config", str(cfg))
+    assert rc == 2 and "telegram.tokn" in err and str(cfg) in err
+
+
+async def test_config_in_working_directory_is_ignored(short_tmp):
+    (short_tmp / "signoff.yaml").write_text("server: {socket_path: /tmp/evil.sock}\n")
+    (short_tmp / "config.yaml").write_text("server: {socket_path: /tmp/evil.sock}\n")
+    env = {"HOME": str(short_tmp / "home"), "XDG_STATE_HOME": str(short_tmp / "state"), "SIGNOFF_CONFIG": ""}
+    proc = await asyncio.create_subprocess_exec(
+        *SIGNOFF, "request", "--action", "terminal", "--", "ls", cwd=short_tmp,
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await proc.communicate()
+    assert proc.returncode == 3
+    assert "evil" not in err.decode() and str(short_tmp / "state") in err.decode()
