@@ -38,8 +38,11 @@ class TerminalChannel:
         return True
 
     def _write(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+        try:
+            self.out.write(text + "\n")
+            self.out.flush()
+        except (OSError, ValueError):  # output closed: the ledger and `signoff pending` still have it
+            pass
 
     async def post_card(self, approval: Approval) -> bool:
         self._write(

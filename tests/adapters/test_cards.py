@@ -1,0 +1,64 @@
+"""Cards: secrets masked, long text cut with a note, HTML escaped, within Telegram's limits."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from adapters.cards import build_card, cut, mask_secrets, plain_text
+from adapters.telegram_channel import parse_data, render_html
+from core.models import Approval, Status, utcnow
+from core.tiers import Tier
+
+
+def approval(**kw) -> Approval:
+    now = utcnow()
+    base = dict(id="abc123def456", status=Status.PENDING, tier=Tier.HIGH, reason="recursive delete of build",
+                action="terminal", command="rm -rf build", created_at=now, deadline=now + timedelta(seconds=30))
+    return Approval(**(base | kw))
+
+
+def test_secrets_are_masked():
+    cases = [
+        "curl -H 'Authorization: Bearer sk-proj-abcdefghijklmnop1234' https://api",
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY aws s3 ls",
+        "mysql --password=hunter2hunter2 -e 'select 1'",
+        "DB_PASSWORD=s3cr3tvalue ./run",
+        "git clone https://user:ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/x/y",
+        "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123",
+    ]
+    for text in cases:
+        masked = mask_secrets(text)
+        assert "••••" in masked, text
+        for secret in ("abcdefghijklmnop1234", "wJalrXUtnFEMI", "hunter2hunter2", "s3cr3tvalue", "ghp_abcdefghij"):
+            assert secret not in masked, masked
+    assert mask_secrets("rm -rf build && git push origin main") == "rm -rf build && git push origin main"
+
+
+def test_long_text_is_cut_with_a_note():
+    text = "x" * 10_000
+    out = cut(text, 1500)
+    assert len(out) < 1600 and out.endswith("more characters cut") and "8,540" in out
+
+
+def test_html_is_escaped_and_within_limits():
+    hostile = "<b>evil</b> & <a href='x'>" + "y" * 40_000
+    a = approval(command=hostile, description=hostile, agent="<script>", action="<i>" * 40)
+    html = render_html(build_card(a))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<b>evil</b>" not in html
+    assert len(html) < 4096
+
+
+def test_outcome_shown_and_no_time_left_after_decision():
+    a = approval(status=Status.APPROVED, decided_by="telegram:1", decided_by_name="@alice", decided_at=utcnow())
+    card = build_card(a)
+    assert not card.buttons and card.time_left is None and "Approved by @alice" in plain_text(card)
+    expired = build_card(approval(status=Status.EXPIRED, decided_by="timeout", decided_at=utcnow()))
+    assert "Expired" in expired.outcome and "pending" not in plain_text(expired).lower()
+
+
+def test_callback_data_parsing_refuses_junk():
+    assert parse_data("a:abc123def456") == (True, "abc123def456")
+    assert parse_data("d:abc123def456") == (False, "abc123def456")
+    for junk in (None, "", "x:abc", "a:", "a:../../etc", "a:" + "1" * 70, "approve"):
+        assert parse_data(junk) is None
