@@ -55,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
     c.add_argument("--batch", action="store_true", help="read JSON Lines requests on stdin, write one result per line")
 
+    sub.add_parser("doctor", parents=[common], help="check config, socket, ledger and channels; exit 1 on a problem")
+
     lg = sub.add_parser("ledger", parents=[common], help="show recorded approvals and their events")
     lg.add_argument("--status", choices=sorted(FINAL | {"pending"}))
     lg.add_argument("--since", metavar="T", help="RFC 3339 time, or an age such as 30m, 12h, 7d")
@@ -297,6 +299,17 @@ def _policy(args):
     cfg = _load(args).policy
     return Policy(PolicyTables(shell_actions=tuple(cfg.shell_actions), action_tiers=dict(cfg.action_tiers),
                                read_only_programs=tuple(cfg.read_only_programs)))
+
+
+# doctor --------------------------------------------------------------------------------------
+
+
+def _cmd_doctor(args) -> int:
+    from bot.doctor import check
+
+    report = check(args.config)
+    print(report.render())
+    return EXIT_NO if report.problems else EXIT_OK
 
 
 # ledger --------------------------------------------------------------------------------------

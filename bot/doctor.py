@@ -1,0 +1,159 @@
+"""``signoff doctor``: check the config, the socket, the ledger and each channel; name every problem."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+from dataclasses import dataclass, field
+
+from bot.config import Config, ConfigError, load_config
+
+
+@dataclass
+class Report:
+    """What the doctor found: ``ok`` lines, ``notes`` (worth knowing) and ``problems`` (exit 1)."""
+
+    ok: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def render(self) -> str:
+        lines = [f"ok       {m}" for m in self.ok] + [f"note     {m}" for m in self.notes]
+        lines += [f"PROBLEM  {m}" for m in self.problems]
+        lines.append(f"{len(self.problems)} problem(s) found" if self.problems else "no problems found")
+        return "\n".join(lines)
+
+
+def check(config_path: str | None, timeout: float = 5.0) -> Report:
+    """Run every check (blocking; network calls bounded by ``timeout`` seconds each)."""
+    report = Report()
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        report.problems.extend(f"config: {line}" for line in str(exc).splitlines())
+        try:  # go on with what can be read without secrets, to report the rest too
+            config = load_config(config_path, secrets=False)
+        except ConfigError:
+            return report
+    else:
+        report.ok.append(f"config: {config.source or 'built-in defaults'}")
+    _check_channels_config(config, report)
+    _check_socket(config, report, timeout)
+    _check_ledger(config, report)
+    if config.telegram is not None and config.telegram.token is not None:
+        _check_telegram(config, report, timeout)
+    if config.discord is not None:
+        report.notes.append("discord: this version does not send Discord cards yet")
+    return report
+
+
+def _check_channels_config(config: Config, report: Report) -> None:
+    tg = config.telegram
+    if tg is not None:
+        if not tg.approval_chat_ids:
+            report.problems.append("telegram: approval_chat_ids is empty: no card would be posted anywhere")
+        if not tg.approver_ids:
+            report.problems.append("telegram: approver_ids is empty: nobody could approve (every card would expire)")
+    dc = config.discord
+    if dc is not None:
+        if not dc.approval_channel_ids:
+            report.problems.append("discord: approval_channel_ids is empty: no card would be posted anywhere")
+        if not dc.approver_user_ids and not dc.approver_role_ids:
+            report.problems.append("discord: neither approver_user_ids nor approver_role_ids is set: nobody could approve")
+    if config.terminal_enabled:
+        uids = sorted(config.terminal_approver_uids())
+        msg = f"terminal channel is on: local uids {uids} may approve over the socket"
+        if config.phone_channels:
+            msg += " (alongside phone channels: an agent running as one of these uids can approve itself)"
+        report.notes.append(msg)
+    elif not config.phone_channels:
+        report.problems.append("no channel: the terminal is off and no phone channel is configured")
+
+
+def _check_socket(config: Config, report: Report, timeout: float) -> None:
+    path = config.server.path()
+    if not path.exists():
+        parent = path.parent
+        if parent.exists() and not os.access(parent, os.W_OK):
+            report.problems.append(f"socket: {parent} is not writable: the daemon could not create {path.name}")
+        else:
+            report.notes.append(f"socket: {path} does not exist (daemon not running?)")
+        return
+    st = os.stat(path)
+    if not stat.S_ISSOCK(st.st_mode):
+        report.problems.append(f"socket: {path} exists but is not a socket")
+        return
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o007:
+        report.problems.append(f"socket: {path} has mode {mode:04o}: every user of the machine can reach it "
+                               f"(want {config.server.socket_mode})")
+    elif mode != config.server.mode:
+        report.problems.append(f"socket: {path} has mode {mode:04o}, config says {config.server.socket_mode}")
+    else:
+        report.ok.append(f"socket: {path} mode {mode:04o}, owner uid {st.st_uid}")
+    if config.server.expected_uid is not None and st.st_uid != config.server.expected_uid:
+        report.problems.append(f"socket: owned by uid {st.st_uid}, server.expected_uid is {config.server.expected_uid}")
+    from bot.connection import DaemonConnection, DaemonUnreachable
+
+    try:
+        status, health = DaemonConnection(path, config.server.expected_uid).call("GET", "/v1/health", timeout=timeout)
+    except DaemonUnreachable as exc:
+        report.problems.append(f"daemon: {exc}")
+        return
+    if status != 200:
+        report.problems.append(f"daemon: /v1/health answered {status}")
+        return
+    report.ok.append(f"daemon: signoff {health.get('version')} answers; channels {json.dumps(health.get('channels'))}")
+    for name, state in (health.get("channels") or {}).items():
+        if state != "up":
+            report.problems.append(f"daemon: channel {name} is {state}")
+
+
+def _check_ledger(config: Config, report: Report) -> None:
+    url = config.ledger.resolved_url()
+    if url.startswith("sqlite:///"):
+        from pathlib import Path
+
+        db = Path(url[len("sqlite:///") :])
+        if not db.exists():
+            where = db.parent if db.parent.exists() else None
+            if where is not None and not os.access(where, os.W_OK):
+                report.problems.append(f"ledger: {where} is not writable: {db.name} cannot be created")
+            else:
+                report.notes.append(f"ledger: {db} will be created at the first start")
+            return
+        if not os.access(db, os.W_OK):
+            report.problems.append(f"ledger: {db} is not writable by uid {os.getuid()}")
+            return
+    try:
+        from core.ledger import schema_is_current
+
+        if schema_is_current(url):
+            report.ok.append(f"ledger: {url} schema current")
+        else:
+            report.problems.append(f"ledger: {url} schema is not current (start the daemon to migrate it)")
+    except Exception as exc:  # any driver error is a finding, not a crash
+        report.problems.append(f"ledger: {url}: {exc}")
+
+
+def _check_telegram(config: Config, report: Report, timeout: float) -> None:
+    from telegram import Bot
+    from telegram.error import TelegramError
+    from telegram.request import HTTPXRequest
+
+    async def get_me():
+        request = HTTPXRequest(connect_timeout=timeout, read_timeout=timeout)
+        bot = Bot(config.telegram.token.get_secret_value(), base_url=config.telegram.base_url, request=request)
+        async with bot:
+            return bot.bot
+
+    try:
+        me = asyncio.run(get_me())
+    except TelegramError as exc:
+        report.problems.append(f"telegram: getMe failed: {exc}")
+    except Exception as exc:
+        report.problems.append(f"telegram: {exc!r}")
+    else:
+        report.ok.append(f"telegram: token works (bot @{me.username})")
