@@ -6,6 +6,7 @@ socket's peer credentials; only terminal approvers may decide ("Who may decide")
 
 from __future__ import annotations
 
+import grp
 import json
 import logging
 import os
@@ -242,9 +243,14 @@ def bind_unix_socket(path: str, mode: int, group: str | None = None) -> socket.s
     The file is created under a umask that leaves no window with looser permissions.
 
     Raises:
-        OSError: the path is taken or cannot be created.
-        KeyError: ``group`` is not a group of this machine.
+        OSError: the path is taken or cannot be created, or ``group`` is unknown or not ours to give.
     """
+    gid = -1
+    if group is not None:
+        try:
+            gid = grp.getgrnam(group).gr_gid
+        except KeyError:
+            raise OSError(f"server.socket_group {group!r} is not a group on this machine") from None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old = os.umask(0o177)
     try:
@@ -254,11 +260,14 @@ def bind_unix_socket(path: str, mode: int, group: str | None = None) -> socket.s
         raise
     finally:
         os.umask(old)
-    if group is not None:
-        import grp
-
-        os.chown(path, -1, grp.getgrnam(group).gr_gid)
-    os.chmod(path, mode)
+    try:
+        if gid != -1:
+            os.chown(path, -1, gid)
+        os.chmod(path, mode)
+    except OSError as exc:
+        sock.close()
+        os.unlink(path)
+        raise OSError(f"cannot give {path} mode {mode:04o} and group {group}: {exc.strerror}") from None
     sock.listen(1024)
     sock.setblocking(False)
     return sock

@@ -5,7 +5,11 @@ this loads what signoff needs while still root, then drops to the user (groups f
 CLI: the process really is that user for every socket, file and peer-credential check.
 """
 
+import concurrent.futures.thread  # noqa: F401
+import encodings.ascii  # noqa: F401
 import encodings.idna  # noqa: F401
+import encodings.latin_1  # noqa: F401
+import encodings.utf_8  # noqa: F401
 import importlib.metadata  # noqa: F401
 import os
 import sys

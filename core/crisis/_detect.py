@@ -1,0 +1,201 @@
+"""Crisis detector: deterministic, local, linear time.
+
+``detect_crisis(*texts)`` normalises each text into canonical tokens (``_normalise``), finds every phrase of
+the tables (``_phrases``) with a token automaton (``_matcher``) and decides:
+
+* a *strong* phrase alerts on its own unless it is negated in its own clause ("I'm not suicidal"), sits
+  inside an idiom ("shoot myself in the foot"), or its flags say the context clears it (hyperbole for slang,
+  research/media/game context, a job farewell, an accident, moving house);
+* *weak* phrases (warning signs that are common on their own: "tallest bridge near me", "won't need any of
+  it", "goodbye everyone") alert when two different ones appear in the texts of one call.
+
+A negation never clears another phrase: "I'm not suicidal but I keep thinking about ending it" alerts on the
+second clause.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.crisis import _phrases as P
+from core.crisis._matcher import Automaton
+from core.crisis._normalise import chunk_spans, fold, orig_offsets, tokens, tokens_with_src
+
+_MAIN = Automaton([p for p in P.PATTERNS if p[1] not in P.MARKER_CATEGORIES])
+_EXCLUDE = Automaton([p for p in P.PATTERNS if p[1] == "exclude"], pid_offset=len(_MAIN.patterns))
+_CONTEXT = Automaton([p for p in P.PATTERNS if p[1] in P.MARKER_CATEGORIES and p[1] != "exclude"],
+                     pid_offset=len(_MAIN.patterns) + len(_EXCLUDE.patterns))
+_PATTERNS = _MAIN.patterns + _EXCLUDE.patterns + _CONTEXT.patterns
+_EXCLUDE_REACH = 10
+_CONTEXT_FREE = frozenset("wnc")  # flags that need no context markers  # an idiom starts at most this many tokens before the phrase it clears
+_EVIDENCE_MAX = 300
+
+
+@dataclass(frozen=True, slots=True)
+class CrisisMatch:
+    """A crisis verdict.
+
+    ``category`` is one of ``wish_dead``, ``ideation``, ``method``, ``intent``, ``plan``, ``preparatory``,
+    ``self_harm``, ``warning_sign``, ``third_person``; ``evidence`` is the matched text as written (two
+    spans joined by `` … `` when two weak signals together made the verdict); ``family`` names the phrase
+    family of the tables that matched (e.g. ``kill_self``, ``want_die``, ``burden``).
+    """
+
+    category: str
+    evidence: str
+    family: str = ""
+
+
+@dataclass(slots=True)
+class _Hit:
+    pid: int
+    start: int
+    end: int
+    text_index: int
+    category: str
+
+
+class _Text:
+    """One analysed text: original, folded form, canonical tokens and their raw-token sources."""
+
+    __slots__ = ("text", "folded", "toks", "tokset", "_src", "_spans")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.folded = fold(text)
+        self.toks = tokens(self.folded)
+        self.tokset = frozenset(self.toks)
+        self._src: list[tuple[int, int]] | None = None
+        self._spans: list[tuple[int, int]] | None = None
+
+    def words(self) -> frozenset[str]:
+        return self.tokset
+
+    @property
+    def src(self) -> list[tuple[int, int]]:
+        if self._src is None:
+            toks, self._src = tokens_with_src(self.folded)
+            assert toks == self.toks
+        return self._src
+
+    def evidence(self, start: int, end: int) -> str:
+        """Original text of canonical tokens ``[start, end)``."""
+        if self._spans is None:
+            self._spans = chunk_spans(self.folded)
+        spans = self._spans
+        a = self.src[start][0]
+        b = self.src[end - 1][1] - 1
+        if not spans or a >= len(spans) or b >= len(spans):
+            return " ".join(self.toks[start:end])
+        fs, fe = spans[a][0], spans[b][1]
+        os_, oe = orig_offsets(self.text, fs, fe)
+        out = self.text[os_:oe].strip()
+        if len(out) > _EVIDENCE_MAX:
+            out = out[:_EVIDENCE_MAX] + "…"
+        return out or " ".join(self.toks[start:end])
+
+
+def _negated(toks: list[str], start: int) -> bool:
+    k = start - 1
+    steps = 0
+    while k >= 0 and steps < 4:
+        t = toks[k]
+        if t in P.NEGATORS:
+            return True
+        if t in P.NEGATION_STOPS:
+            return False
+        k -= 1
+        steps += 1
+    return False
+
+
+def _refine(category: str, toks: list[str], start: int, end: int) -> str:
+    """Timing words near an ideation/intent phrase raise it (ideation → intent → plan)."""
+    if category not in ("ideation", "intent"):
+        return category
+    lo, hi = max(0, start - 8), min(len(toks), end + 8)
+    if P.TIME_WORDS.isdisjoint(toks[lo:hi]):
+        return category
+    return "intent" if category == "ideation" else "plan"
+
+
+def _analyse(t: _Text, idx: int, strong: list[_Hit], weak: list[_Hit]) -> None:
+    cands = _MAIN.find(t.toks, t.tokset)
+    if not cands:
+        return
+    markers: dict[str, list[tuple[int, int]]] = {}
+    strong_starts = [s for pid, s, _ in cands if not _PATTERNS[pid].weak]
+    if strong_starts:
+        for _pid, s, e in _EXCLUDE.find(t.toks, t.tokset, strong_starts, _EXCLUDE_REACH):
+            markers.setdefault("exclude", []).append((s, e))
+    if any(not _CONTEXT_FREE.issuperset(_PATTERNS[pid].flags) for pid, _, _ in cands):
+        for pid, s, e in _CONTEXT.find(t.toks, t.tokset):
+            markers.setdefault(_PATTERNS[pid].category, []).append((s, e))
+    excl = markers.get("exclude", ())
+    toks = t.toks
+    for pid, s, e in cands:
+        pat = _PATTERNS[pid]
+        flags = pat.flags
+        if any(xs <= s and e <= xe for xs, xe in excl):
+            continue
+        if "n" in flags and _negated(toks, s):
+            continue
+        if "h" in flags and "serious" not in markers:
+            if not P.HYPERBOLE_WORDS.isdisjoint(t.words()) or (e < len(toks) and toks[e] in P.HYPERBOLE_NEXT):
+                continue
+        if "c" in flags and not P.CONTEXT_WORDS.isdisjoint(t.words()):
+            continue
+        if "j" in flags and "job" in markers:
+            continue
+        if "a" in flags and "accident" in markers:
+            continue
+        if "m" in flags and "moving" in markers:
+            continue
+        hit = _Hit(pid, s, e, idx, pat.category)
+        (weak if pat.weak else strong).append(hit)
+
+
+def _pick_weak(weak: list[_Hit]) -> list[_Hit]:
+    """Distinct weak patterns with non-overlapping spans, in text order."""
+    chosen: list[_Hit] = []
+    seen: set[int] = set()
+    for h in sorted(weak, key=lambda h: (h.text_index, h.start, -(h.end - h.start))):
+        if h.pid in seen:
+            continue
+        if any(c.text_index == h.text_index and c.start < h.end and h.start < c.end for c in chosen):
+            continue
+        seen.add(h.pid)
+        chosen.append(h)
+    return chosen
+
+
+def detect_crisis(*texts: str | None) -> CrisisMatch | None:
+    """Check the texts of one request or message for crisis language.
+
+    ``texts`` are the fields of one request (action, command, description) or one chat message; ``None`` and
+    empty entries are skipped. Weak warning signs are combined across all of them. Returns the most severe
+    match (plan > intent > method > preparatory > self_harm > ideation > wish_dead > warning_sign >
+    third_person; the earliest on a tie), or ``None`` when there is no crisis language.
+    """
+    analysed: list[_Text] = []
+    strong: list[_Hit] = []
+    weak: list[_Hit] = []
+    for text in texts:
+        if not text:
+            continue
+        t = _Text(text)
+        analysed.append(t)
+        _analyse(t, len(analysed) - 1, strong, weak)
+    if strong:
+        for h in strong:
+            h.category = _refine(h.category, analysed[h.text_index].toks, h.start, h.end)
+        best = max(strong, key=lambda h: (P.SEVERITY[h.category], -h.text_index, -h.start, h.end - h.start))
+        t = analysed[best.text_index]
+        return CrisisMatch(best.category, t.evidence(best.start, best.end), _PATTERNS[best.pid].family)
+    if len(weak) >= 2:
+        chosen = _pick_weak(weak)
+        if len(chosen) >= 2:
+            best = max(chosen, key=lambda h: P.SEVERITY[h.category])
+            evidence = " … ".join(analysed[h.text_index].evidence(h.start, h.end) for h in chosen[:3])
+            return CrisisMatch(best.category, evidence, "+".join(dict.fromkeys(_PATTERNS[h.pid].family for h in chosen)))
+    return None

@@ -1,0 +1,445 @@
+"""Text → canonical token list for the crisis matcher.
+
+Pipeline (every step linear in the input):
+
+1. characters (one ``translate``, length-preserving for ASCII): lower-case; for other characters NFKD +
+   drop combining marks, casefold, drop zero-width and format characters, map look-alike letters
+   (Cyrillic/Greek) to Latin and known emoji to words. Every character that cannot be part of a word
+   (letters, digits, the leet symbols ``@ $ * ! |``, apostrophes) or of punctuation that matters
+   (``. ? ! ; : ,``) becomes a space; a new line becomes ``;`` (a sentence end);
+2. chunks: ``str.split()``; each chunk becomes canonical tokens (cached per chunk): sentence ends and
+   commas become ``.`` / ``,`` tokens, dots inside a word split it (``s.u.i.c.i.d.e``, ``file.txt``);
+3. each word becomes zero or more canonical tokens (cached): contractions expanded, leetspeak and ``*``
+   masks resolved, repeated letters squeezed, typos and slang mapped, near misses of long keywords
+   corrected, glued words (``iwanttodie``) split. Only results that are known words are accepted, so ids
+   like ``sha256`` or ``x86`` stay as they are;
+4. runs of single letters (``k i l l  m y s e l f``, ``s-u-i-c-i-d-e``, ``d i e``) are joined and split
+   again into known words;
+5. multi-token spellings are joined (``my self`` → ``myself``, ``sewer slide`` → ``suicide``).
+
+The fast path (:func:`tokens`) and the evidence path (:func:`tokens_with_src`) share every step; the latter
+also returns, for each canonical token, the range of chunks it came from, so the detector can quote the
+original text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from itertools import chain
+
+from core.crisis import _phrases as P
+
+BOUNDARY = "."
+COMMA = ","
+_SINGLE_RUN_MAX = 48  # longer runs of single letters are cut (hostile input)
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$*'!|")
+_KEEP = _WORD_CHARS | frozenset(".?;:,")
+
+# ---------------------------------------------------------------------------------------------------------
+# 1. characters
+
+
+def _keep(s: str) -> str:
+    return "".join(c if c in _KEEP else " " for c in s)
+
+
+def _ascii_repl(code: int) -> str:
+    ch = chr(code).lower()
+    if ch == "\n":
+        return ";"
+    return ch if ch in _KEEP else " "
+
+
+class _Table(dict):
+    """``str.translate`` table for non-ASCII characters, filled on first use of each character."""
+
+    def __missing__(self, code: int) -> str:
+        value = _char_repl(chr(code))
+        self[code] = value
+        return value
+
+
+def _char_repl(ch: str) -> str:
+    if ch in P.EMOJI:
+        return f" {P.EMOJI[ch]} "
+    if ch in P.ZERO_WIDTH:
+        return ""
+    if ch in P.APOSTROPHES:
+        return "'"
+    if ch in P.CONFUSABLES:
+        return P.CONFUSABLES[ch]
+    if ch in "\u2028\u2029\x85":
+        return ";"
+    cat = unicodedata.category(ch)
+    if cat in ("Mn", "Me", "Cf", "Sk"):  # combining marks, format chars, modifier symbols
+        return ""
+    out = []
+    for c in unicodedata.normalize("NFKD", ch):
+        if unicodedata.combining(c):
+            continue
+        for d in c.casefold():
+            if d.isascii():
+                out.append(_ascii_repl(ord(d)))
+            elif d in P.CONFUSABLES:
+                out.append(P.CONFUSABLES[d])
+            elif d in P.EMOJI:
+                out.append(f" {P.EMOJI[d]} ")
+            else:
+                out.append(" ")
+    return "".join(out)
+
+
+_TABLE = _Table({c: _ascii_repl(c) for c in range(128)})
+_ASCII_BYTES = bytes(ord(_ascii_repl(c)) for c in range(128)) + b" " * 128
+
+
+def fold(text: str) -> str:
+    """Character-level normalisation (see module docstring, step 1)."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ASCII_BYTES).decode("ascii")
+    return text.translate(_TABLE)
+
+
+def orig_offsets(text: str, fs: int, fe: int) -> tuple[int, int]:
+    """Map offsets ``[fs, fe)`` of ``fold(text)`` back to ``text`` (identity for ASCII)."""
+    if text.isascii():
+        return fs, fe
+    pos = 0
+    start = None
+    for i, ch in enumerate(text):
+        n = 1 if ch.isascii() else len(_TABLE[ord(ch)])
+        if start is None and pos + n > fs:
+            start = i
+        if start is not None and pos + n >= fe:
+            return start, i + 1
+        pos += n
+    return (start or 0), len(text)
+
+
+_CHUNK_RE = re.compile(r"\S+")
+
+
+def chunk_spans(folded: str) -> list[tuple[int, int]]:
+    """Spans (in the folded text) of the chunks, numbered as in :func:`tokens_with_src`."""
+    return [m.span() for m in _CHUNK_RE.finditer(folded)]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 4. one raw token → canonical tokens
+
+_LEET = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
+                       "!": "i", "|": "l", "+": "t"})
+_SQUEEZE3 = re.compile(r"([a-z])\1{2,}")
+_SQUEEZE2 = re.compile(r"([a-z])\1+")
+_MASK_RUN = re.compile(r"\*+")
+_DOSE_RE = re.compile(r"\d+(?:mg|mcg|ml|g)")
+
+
+def _known(word: str) -> tuple[str, ...] | None:
+    """Canonical tokens for ``word`` if it is a known word, typo or slang spelling, else None."""
+    hit = P.REWRITE.get(word)
+    if hit is not None:
+        return hit
+    if word in P.LEXICON:
+        return (word,)
+    return None
+
+
+def _unmask(tok: str) -> tuple[str, ...] | None:
+    parts = _MASK_RUN.split(tok)
+    if not any(parts):
+        return None
+    rx = re.compile("[a-z]{1,3}".join(re.escape(p) for p in parts))
+    for word in P.MASKABLE:
+        if len(word) >= len(tok) - 1 and rx.fullmatch(word):
+            return (word,)
+    return None
+
+
+def _fuzzy(tok: str) -> tuple[str, ...] | None:
+    """A single edit (delete/insert/substitute/adjacent swap) away from a long crisis keyword."""
+    if tok in P.FUZZY_DELETES:
+        return (P.FUZZY_DELETES[tok],)
+    for i in range(len(tok)):
+        d = tok[:i] + tok[i + 1 :]
+        hit = P.FUZZY_DELETES.get(d)
+        if hit is not None and abs(len(hit) - len(tok)) <= 1:
+            return (hit,)
+    return None
+
+
+def segment(s: str) -> tuple[str, ...] | None:
+    """Split ``s`` into the fewest known words (``iwanttodie`` → i want to die), or None."""
+    n = len(s)
+    best: list[tuple[int, int] | None] = [None] * (n + 1)  # (word count, previous cut)
+    best[0] = (0, 0)
+    maxlen = P.SEGMENT_MAXLEN
+    for j in range(1, n + 1):
+        for i in range(max(0, j - maxlen), j):
+            bi = best[i]
+            if bi is None or s[i:j] not in P.SEGMENT_WORDS:
+                continue
+            cand = (bi[0] + 1, i)
+            if best[j] is None or cand[0] < best[j][0]:
+                best[j] = cand
+    if best[n] is None:
+        return None
+    words: list[str] = []
+    j = n
+    while j > 0:
+        i = best[j][1]
+        words.append(s[i:j])
+        j = i
+    words.reverse()
+    out: list[str] = []
+    for w in words:
+        out.extend(_known(w) or (w,))
+    return tuple(out)
+
+
+def _contraction(tok: str) -> tuple[str, ...]:
+    base, _, tail = tok.rpartition("'")
+    if not base:
+        return (tail,) if tail else ()
+    base = base.replace("'", "")
+    if tail == "t" and base.endswith("n"):
+        stem = base[:-1]
+        return P.NT_STEMS.get(stem, (stem, "not"))
+    if tail in P.CONTRACTION_TAILS:
+        return (*(_known(base) or (base,)), P.CONTRACTION_TAILS[tail])
+    if tail == "s":
+        return (base, "is") if base in P.S_IS_PRONOUNS else (base,)
+    return (base + tail,)
+
+
+@lru_cache(maxsize=32768)
+def canon(tok: str) -> tuple[str, ...]:
+    """Canonical tokens for one raw token (see module docstring, step 4)."""
+    tok = tok.strip("'")
+    if not tok:
+        return ()
+    if "'" in tok:
+        out: list[str] = []
+        for t in _contraction(tok):
+            out.extend(canon(t) if t else ())
+        return tuple(out)
+    hit = _known(tok)
+    if hit is not None:
+        return hit
+    t = tok
+    if t.isdigit():
+        return (t,) if len(t) == 1 else ("num",)
+    if _DOSE_RE.fullmatch(t):
+        return ("mg",)
+    if not t.isalpha():
+        if "*" in t:
+            hit = _unmask(t.translate(_LEET))
+            if hit is not None:
+                return hit
+            t = t.replace("*", "")
+            if not t:
+                return ()
+        if not t.isdigit():
+            leet = t.translate(_LEET)
+            for cand in (leet.replace("1", "i"), leet.replace("1", "l"), leet.replace("1", "")):
+                hit = _known(cand) or _known(_SQUEEZE2.sub(r"\1", cand)) if cand.isalpha() else None
+                if hit is not None:
+                    return hit
+            if not t[0].isdigit() and leet.replace("1", "i").isalpha():
+                t = leet.replace("1", "i")
+        hit = _known(t)
+        if hit is not None:
+            return hit
+    if t.isalpha():
+        sq = _SQUEEZE3.sub(r"\1\1", t)
+        if sq != t:
+            hit = _known(sq) or _known(_SQUEEZE2.sub(r"\1", sq))
+            if hit is not None:
+                return hit
+            t = sq
+        if len(t) >= 5:
+            hit = _fuzzy(t)
+            if hit is not None:
+                return hit
+        if len(t) >= 7 and any(stem in t for stem in P.GLUE_STEMS) and len(t) <= 40:
+            hit = segment(t)
+            if hit is not None:
+                return hit
+    return (t,)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 2. chunks
+
+_PIECE_RE = re.compile(r"[a-z0-9@$*'|]+(?:!+[a-z0-9@$*'|]+)*|[.?!;:,]+")
+_SENT = frozenset("?!;")
+
+
+def canon_chunk(chunk: str) -> tuple[str, ...]:
+    """Canonical tokens of one whitespace-free chunk."""
+    if chunk.isalpha():
+        return canon(chunk)
+    pieces = _PIECE_RE.findall(chunk)
+    out: list[str] = []
+    letters: list[str] = []  # single letters separated by dots: s.u.i.c.i.d.e
+    last = len(pieces) - 1
+
+    def flush() -> None:
+        if not letters:
+            return
+        words = _join_letters("".join(letters)) if len(letters) >= 3 else None
+        if words is not None:
+            out.extend(words)
+        else:
+            for w in letters:
+                out.extend(canon(w))
+        letters.clear()
+
+    for k, piece in enumerate(pieces):
+        if piece[0] in ".?!;:,":
+            if k == last or not _SENT.isdisjoint(piece):
+                flush()
+                out.append(COMMA if piece.strip(",") == "" else BOUNDARY)
+            elif "," in piece:
+                flush()
+                out.append(COMMA)
+            # otherwise a dot or colon inside a chunk only separates words (s.u.i.c.i.d.e, file.txt)
+        elif len(piece) == 1 and piece.isalnum():
+            letters.append(piece)
+        else:
+            flush()
+            out.extend(canon(piece))
+    flush()
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 4 + 5. whole text
+
+_RUN_RE = re.compile(r" [a-z0-9@$] [a-z0-9@$] [a-z0-9@$] ")
+
+
+class _ChunkCache(dict):
+    """chunk → canonical tokens; lookups stay in C, misses are computed once (bounded size)."""
+
+    def __missing__(self, chunk: str) -> tuple[str, ...]:
+        if len(self) > 65536:
+            self.clear()
+        value = self[chunk] = canon_chunk(chunk)
+        return value
+
+
+_CHUNKS = _ChunkCache()
+_chunk_get = _CHUNKS.__getitem__
+_flatten = chain.from_iterable
+
+
+def tokens(folded: str) -> list[str]:
+    """Canonical tokens of a folded text (fast path; same tokens as :func:`tokens_with_src`)."""
+    chunks = folded.split()
+    if _RUN_RE.search(" " + " ".join(chunks) + " "):
+        return tokens_with_src(folded)[0]
+    toks = list(_flatten(map(_chunk_get, chunks)))
+    if toks.count(BOUNDARY) >= 3:
+        toks = _one_word_sentences(toks, None)[0]
+    if P.MULTI_LAST_SET.isdisjoint(toks):
+        return toks
+    return _join_multi(toks, None)[0]
+
+
+def _one_word_sentences(toks: list[str], src: list | None) -> tuple[list[str], list]:
+    """``end. my. life.`` → end my life: drop the dots between runs of one-word sentences."""
+    n = len(toks)
+    drop = set()
+    for k in range(1, n - 1):
+        if (
+            toks[k] == BOUNDARY
+            and toks[k - 1] != BOUNDARY
+            and (k - 2 < 0 or toks[k - 2] == BOUNDARY)
+            and toks[k + 1] != BOUNDARY
+            and (k + 2 >= n or toks[k + 2] == BOUNDARY)
+        ):
+            drop.add(k)
+    if not drop:
+        return toks, src or []
+    keep = [k for k in range(n) if k not in drop]
+    return [toks[k] for k in keep], ([src[k] for k in keep] if src is not None else [])
+
+
+def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
+    """Canonical tokens of a folded text, and for each the chunk index range ``[a, b)`` it came from."""
+    chunks = folded.split()
+    toks: list[str] = []
+    src: list[tuple[int, int]] = []
+    n = len(chunks)
+    i = 0
+    while i < n:
+        c = chunks[i]
+        if len(c) == 1 and c in _SINGLE and i + 2 < n and len(chunks[i + 1]) == 1 and len(chunks[i + 2]) == 1:
+            j = i
+            while j < n and len(chunks[j]) == 1 and chunks[j] in _SINGLE and j - i < _SINGLE_RUN_MAX:
+                j += 1
+            if j - i >= 3:
+                words = _join_letters("".join(chunks[i:j]))
+                if words is not None:
+                    for w in words:
+                        toks.append(w)
+                        src.append((i, j))
+                    i = j
+                    continue
+                for k in range(i, j):
+                    for t in _chunk_get(chunks[k]):
+                        toks.append(t)
+                        src.append((k, k + 1))
+                i = j
+                continue
+        for t in _chunk_get(c):
+            toks.append(t)
+            src.append((i, i + 1))
+        i += 1
+    if toks.count(BOUNDARY) >= 3:
+        toks, src = _one_word_sentences(toks, src)
+    if P.MULTI_LAST_SET.isdisjoint(toks):
+        return toks, src
+    return _join_multi(toks, src)
+
+
+_SINGLE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
+
+
+@lru_cache(maxsize=4096)
+def _join_letters(joined: str) -> tuple[str, ...] | None:
+    """``kill`` / ``killmyself`` / ``su1c1de`` from a run of single letters, or None."""
+    leet = joined.translate(_LEET)
+    for cand in dict.fromkeys((leet, leet.replace("1", "i"), leet.replace("1", "l"))):
+        hit = _known(cand)
+        if hit is not None:
+            return hit
+        if len(cand) > 3 and any(stem in cand for stem in P.RUN_STEMS):
+            hit = segment(cand)
+            if hit is not None:
+                return hit
+    return None
+
+
+def _join_multi(toks: list[str], src: list[tuple[int, int]] | None) -> tuple[list[str], list[tuple[int, int]]]:
+    """Join multi-token spellings (``my self`` → ``myself``), found by their last token."""
+    toks = list(toks)
+    src = list(src) if src is not None else None
+    last = P.MULTI_LAST
+    idxs = [i for i, t in enumerate(toks) if t in last]
+    for i in reversed(idxs):
+        if i >= len(toks) or toks[i] not in last:
+            continue
+        for seq, repl in last[toks[i]]:
+            k = len(seq)
+            a = i - k + 1
+            if a >= 0 and tuple(toks[a : i + 1]) == seq:
+                toks[a : i + 1] = repl
+                if src is not None:
+                    span = (src[a][0], src[i][1])
+                    src[a : i + 1] = [span] * len(repl)
+                break
+    return toks, (src if src is not None else [])

@@ -1,0 +1,665 @@
+"""Crisis phrase tables: data only, easy to extend.
+
+Phrase families follow the Columbia Suicide Severity Rating Scale (C-SSRS) screener ladder: wish to be dead,
+active thoughts, method, intent, plan, preparatory behaviour, plus self-harm, indirect warning signs and
+third-person reports. Texts are matched as canonical tokens (see ``_normalise``), never as bare words.
+
+Pattern language (one pattern = elements separated by spaces):
+
+``word``          that token; ``a|b|c`` any of them; ``@NAME`` a macro (its alternatives may be several
+                  words: ``going to``); ``(a b|c d)`` alternatives of several words (may hold macros)
+``x?``            a trailing ``?`` makes the element optional
+``~N``            skip 0..N tokens (never across a sentence end); ``~~N`` may cross sentence ends
+``!a|b``          the next token is not one of these (zero width; the text end counts as "not")
+``<b>``           a sentence end, a comma or the end of the text comes next (zero width)
+
+Words are canonical tokens: lower case, contractions expanded (``don't`` → ``do not``, ``I'm`` → ``i am``),
+slang and typos mapped (see :data:`REWRITE`). The compiler rejects anything else, so a typo in a pattern
+fails at import instead of silently never matching.
+
+Each entry of :data:`PATTERNS` is ``(family, category, pattern, flags)``. Flags:
+
+``w``  weak signal: alerts only together with another weak family (e.g. "tallest bridge near me" +
+       "I just want it to be over"), strong patterns alert alone
+``n``  cleared by a negation just before it ("I'm *not* suicidal"), unless the negation is in another clause
+``h``  slang that is often hyperbole ("kms"): cleared by "lol", "jk", 😂 or a following "if …", unless the
+       text also says "not joking" / "I mean it"
+``c``  cleared in research, media, fiction or game context ("suicide rates", "Juliet stabs herself")
+``j``  cleared in a job farewell ("last day", "new job")
+``a``  cleared by accident context ("cut myself shaving")
+``m``  cleared by moving / decluttering context ("giving away my stuff before the move")
+
+Categories: wish_dead, ideation, method, intent, plan, preparatory, self_harm, warning_sign, third_person;
+marker categories (never alerts): ``exclude`` vetoes strong hits inside its span ("shoot myself in the
+foot"), ``serious``, ``job``, ``accident``, ``moving`` feed the flags above.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ---------------------------------------------------------------------------------------------------------
+# characters
+
+ZERO_WIDTH = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
+                       "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068"
+                       "\u2069\u206a\u206b\u206c\u206d\u206e\u206f\ufe00\ufe01\ufe02\ufe03\ufe04\ufe05"
+                       "\ufe06\ufe07\ufe08\ufe09\ufe0a\ufe0b\ufe0c\ufe0d\ufe0e\ufe0f\ufeff\u3164\uffa0")
+APOSTROPHES = frozenset("\u2018\u2019\u02bc\u02b9\u2032\uff07\u0060\u00b4")
+
+#: Look-alike letters from other scripts (Cyrillic, Greek) read as Latin.
+CONFUSABLES = {
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+    "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h",
+    "ӏ": "l", "ı": "i", "ɩ": "i", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ℓ": "l", "∂": "d", "ø": "o", "ß": "ss",
+    "æ": "ae", "œ": "oe", "đ": "d", "ł": "l", "ŀ": "l", "ħ": "h",
+}
+
+#: Emoji read as words. Self words around them decide ("i want to 🔫 myself").
+EMOJI = {
+    "🔫": "shoot", "💊": "pills", "🪢": "hang", "⚰": "die", "🪦": "die", "🔪": "stab", "🗡": "stab",
+    "🩸": "blood", "☠": "dead", "🌉": "bridge", "🚆": "train", "🚂": "train", "🚄": "train", "🚇": "train",
+    "😂": "lol", "🤣": "lol", "💀": "lol", "😹": "lol", "😆": "lol",
+}
+
+# ---------------------------------------------------------------------------------------------------------
+# token rewrites (applied to whole tokens; the value is the canonical token sequence)
+
+_REWRITE_TEXT = """
+dont=do not; cant=can not; cannot=can not; wont=will not; didnt=did not; doesnt=does not; isnt=is not
+wasnt=was not; arent=are not; werent=were not; havent=have not; hasnt=has not; hadnt=had not
+wouldnt=would not; shouldnt=should not; couldnt=could not; aint=is not; mustnt=must not; dnt=do not
+im=i am; ima=i am going to; imma=i am going to; ive=i have; youre=you are; theyre=they are
+theyd=they would; youd=you would; shes=she is; hes=he is; thats=that is; whats=what is; wats=what is
+gonna=going to; gunna=going to; gona=going to; finna=going to; wanna=want to; wana=want to; wann=want to
+gotta=got to; tryna=trying to; hafta=have to; lemme=let me; outta=out of; kinda=kind of
+wnat=want; wnt=want; watn=want; wamt=want; whant=want; wanto=want to; wantto=want to
+dei=die; dye=die; dieee=die; ded=dead; deadd=dead
+kil=kill; kll=kill; kiil=kill; kilk=kill; kilm=kill; klil=kill; kilinng=killing; killin=killing; kiling=killing
+myslef=myself; mysef=myself; mysefl=myself; myslf=myself; mysel=myself; meself=myself; mself=myself
+mysself=myself; myselff=myself; slef=self; lfie=life; lief=life; lyf=life; lyfe=life
+thinkin=thinking; thinkn=thinking; thinkng=thinking; thnking=thinking; thinkig=thinking; thinknig=thinking
+bout=about; abt=about; abut=about; aobut=about; alot=a lot
+tmrw=tomorrow; tmr=tomorrow; tmrow=tomorrow; tmrrw=tomorrow; tomoro=tomorrow; tomorow=tomorrow
+2morrow=tomorrow; 2moro=tomorrow; 2mrw=tomorrow; tmw=tomorrow
+tonite=tonight; 2nite=tonight; 2night=tonight; tnite=tonight; tn=tonight; tonigth=tonight
+rn=right now; u=you; ur=your; urself=yourself; ppl=people; pls=please; plz=please; cuz=because
+bc=because; coz=because; cos=because; nobodys=nobody is; noone=nobody; everyones=everyone is
+wld=would; wud=would; shud=should; cud=could; b4=before; luv=love; jus=just; jst=just
+sewerslide=suicide; sewersiide=suicide; suiside=suicide; sucide=suicide; suicde=suicide; suiced=suicide
+suicid=suicide; sucidal=suicidal; suicdal=suicidal; sui=suicide; ctb=suicide; selfharm=selfharm
+selfharming=selfharm; selfharmed=selfharm; selfinjury=selfharm; selfdelete=self delete
+unalive=unalive; unaliv=unalive; unalived=unalived; unaliveing=unaliving; unalivin=unaliving
+od=overdose; oding=overdosing; odd=odd; overdoes=overdose; ovrdose=overdose
+killmyself=kill myself; kms=kms; kys=kys; endmylife=end my life
+lmao=lol; lmfao=lol; lmaooo=lol; rofl=lol; lolol=lol; lool=lol; haha=lol; hahaha=lol; hahah=lol; hehe=lol
+jk=jk; jkjk=jk; xd=lol
+"""
+
+
+def _parse_rewrites(text: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for item in re.split(r"[;\n]", text):
+        if "=" in item:
+            k, v = item.split("=", 1)
+            out[k.strip()] = tuple(v.split())
+    return out
+
+
+REWRITE: dict[str, tuple[str, ...]] = _parse_rewrites(_REWRITE_TEXT)
+
+#: ``X'm`` → X am … (``n't`` is handled separately)
+CONTRACTION_TAILS = {"m": "am", "re": "are", "ve": "have", "ll": "will", "d": "would"}
+#: ``can't`` → can not, ``won't`` → will not … (stem before ``n't``)
+NT_STEMS = {"ca": ("can", "not"), "wo": ("will", "not"), "ai": ("is", "not"), "sha": ("shall", "not"),
+            "do": ("do", "not")}
+#: ``she's`` → she is; other ``'s`` are possessives and are dropped
+S_IS_PRONOUNS = frozenset("he she it that there what who where here how everyone everybody nobody life".split())
+
+#: Multi-token spellings joined into one canonical sequence.
+MULTI_TEXT = """
+my self=myself; my selfe=myself; your self=yourself; you self=yourself; him self=himself; her self=herself
+them selves=themselves; them self=themself; their self=themself; one self=oneself; ones self=oneself
+sewer slide=suicide; sewer side=suicide; sewer slided=suicide; toaster bath=suicide; s word=suicide
+self harm=selfharm; self harming=selfharm; self harmed=selfharm; self injury=selfharm; self injure=selfharm
+self mutilation=selfharm; un alive=unalive; un aliving=unaliving; no one=nobody; no body=nobody
+over dose=overdose; k m s=kms; commit die=suicide
+"""
+MULTI: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]] = {}
+for _item in re.split(r"[;\n]", MULTI_TEXT):
+    if "=" in _item:
+        _k, _v = _item.split("=", 1)
+        _seq = tuple(_k.split())
+        MULTI[_seq[0]] = (*MULTI.get(_seq[0], ()), (_seq, tuple(_v.split())))
+MULTI_FIRST = frozenset(MULTI)
+MULTI_LAST: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]] = {}
+for _pairs in MULTI.values():
+    for _seq, _repl in _pairs:
+        MULTI_LAST[_seq[-1]] = (*MULTI_LAST.get(_seq[-1], ()), (_seq, _repl))
+MULTI_LAST_SET = frozenset(MULTI_LAST)
+
+# ---------------------------------------------------------------------------------------------------------
+# macros
+
+MACROS: dict[str, str] = {
+    "SELF": "myself",
+    "SELF3": "himself|herself|themselves|themself|themselfs|hisself|theirselves",
+    "YOURSELF": "yourself|yourselves|oneself",
+    "TO": "to|2|too|ta",
+    "ADV": "just|really|simply|actually|finally|seriously|honestly|literally|truly|already|definitely|all|even|"
+           "so|kinda|kind of|sort of|probably|maybe|fucking|fr",
+    # verbs of killing oneself (present forms only: past tense reads as history or accident)
+    "KILL": "kill|killing|kills|unalive|unaliving|off|offing|murder|murdering|end|ending|terminate|terminating|"
+            "suicide|neck|necking|rope|roping",
+    "METHODV": "hang|hanging|shoot|shooting|poison|poisoning|gas|gassing|electrocute|electrocuting|suffocate|"
+               "suffocating|strangle|strangling|stab|stabbing|overdose|overdosing|asphyxiate|immolate|"
+               "behead|decapitate|defenestrate|drown|drowning",
+    "ANYKILL": "@KILL|@METHODV",
+    "DIE": "die|dye|perish",
+    # desire verbs that take "to" ("want to die", "need 2 die")
+    "WANTD": "want|wanted|wanting|wants|wish|wished|wishing|need|needed|needing|would like|would love|d like|"
+             "desire|long|longing|yearn|yearning|deserve|tempted|urge|urges|ready|craving|begging|hope|hoping",
+    # intent, "to" included ("going to kill myself", "will end my life")
+    "INTENT": "going to|going 2|goin to|about to|ready to|planning to|planning on|plan to|plan on|decided to|"
+              "will|shall|ill|fixing to|trying to|try to|tried to|attempt to|attempting to|gon|gotta|got to|"
+              "have to|need to|must|should|should just|could just|might just|might|may|would",
+    "THINK": "thinking about|thinking of|think about|think of|thought about|thought of|thoughts of|"
+             "thoughts about|thinkin about|considering|contemplating|consider|obsessing over|obsessing about|"
+             "fantasizing about|fantasize about|dreaming of|dreaming about|dream about|planning|plotting",
+    "LEAD": "@WANTD @TO|@INTENT|@THINK|@HOWQ|i|i am|i will|i would|i could",
+    "HOWQ": "how to|how do i|how can i|how could i|how should i|how would i|how would one|how do you|how can you|"
+            "how does one|how do people|how does someone|how to best|how i can|how i could|how i should|"
+            "how would you|how might i|how do|how can|way to|ways to|method to|methods to|method of|"
+            "methods of|way of|ways of|best way to|easiest way to|quickest way to|fastest way to|"
+            "surest way to|painless way to|simplest way to|safest way to|quietest way to|cleanest way to|"
+            "best ways to|easiest ways to|painless ways to|least painful way to|most painless way to|"
+            "where to|where can i|where do i|tips to|tips on how to|guide to|tutorial on how to|"
+            "what is the best way to|what is the easiest way to|help me",
+    "BE": "was|were|am|could be|would be|had been|were just|was just",
+    "P3": "he|she|they|friend|brother|sister|son|daughter|mom|mother|dad|father|wife|husband|partner|"
+          "girlfriend|boyfriend|roommate|coworker|colleague|teammate|student|kid|child|someone|somebody|"
+          "customer|user|cousin|buddy|classmate|bestie|bff|niece|nephew|grandma|grandpa|uncle|aunt",
+    "POSS3": "his|her|their",
+    "PILLS": "pills|pill|meds|medication|medications|medicine|tablets|tablet|ibuprofen|tylenol|acetaminophen|"
+             "paracetamol|aspirin|antidepressants|antidepressant|painkillers|sleeping pills|oxy|oxycodone|"
+             "xanax|benzos|insulin|opioids|opiates|prescription|prescriptions|mg|lithium|seroquel|ambien|"
+             "fentanyl|heroin|sertraline|zoloft|prozac|benadryl|advil|motrin|nyquil|percocet|vicodin",
+    "HIGH": "bridge|building|cliff|roof|rooftop|parking garage|garage|tower|balcony|overpass|ledge|"
+            "skyscraper|top floor|dam|parking structure|multistory",
+    "VEHICLE": "train|trains|bus|truck|car|cars|traffic|subway|tracks|lorry|semi|oncoming traffic",
+    "GONE": "not here|not around|not alive|gone|dead|died|dying|disappeared|never born|never existed|"
+            "did not exist|killed myself|not in the picture|out of the picture",
+    "STUFF": "stuff|things|belongings|possessions|everything|pets|cat|dog|guitar|car|clothes|games|books|"
+             "collection|valuables|jewelry|savings|money|stuff away|things away",
+    "MYPOSS": "my|all my|all of my|his|all his|her|all her|their|all their|most of my|some of my",
+    "PET": "cat|cats|dog|dogs|pet|pets|kids|children|kid|plants|fish|rabbit|bird|hamster|puppy|kitten",
+    "TIME": "tonight|today|tomorrow|weekend|morning|evening|midnight|soon|monday|tuesday|wednesday|thursday|"
+            "friday|saturday|sunday|birthday|week|month|tmrw",
+    "TREATS": "caffeine|coffee|sugar|candy|memes|chocolate|energy drinks|red bull|netflix|tiktok|anime|"
+              "cuteness|pizza|cookies|vitamins|vitamin|sunshine|cat videos",
+    "DEVNOUN": "process|processes|thread|threads|worker|workers|contract|contracts|object|objects|pod|pods|"
+               "container|containers|daemon|child|parent|server|node|function|program|job|task|goroutine|"
+               "instance|instances|service|script|kernel|app|bot|session|tab|vm|actor|fiber|coroutine",
+    "NOTLIVE": "live|exist|be alive|keep living|go on living|stay alive|be living|wake up tomorrow|"
+               "wake up anymore|wake up again|be on this earth|be in this world|continue living",
+}
+
+_DIE_NOT = "!of|laughing|for|on|happy|old|rich|inside|laughin|from|trying|hard|cringe|alone|peacefully|in|with|at"
+_P3_NOT = "!on|of|laughing|for|trying|in"
+
+# ---------------------------------------------------------------------------------------------------------
+# patterns: (family, category, pattern, flags)
+
+PATTERNS: list[tuple[str, str, str, str]] = [
+    # ---- wish to be dead (C-SSRS 1) -------------------------------------------------------------------
+    ("wish_dead", "wish_dead", "wish that? i @BE @ADV? dead|deceased|unalive", "n"),
+    ("wish_dead", "wish_dead", "wish that? i @BE @ADV? (never born|not born|not alive|never alive)", "n"),
+    ("wish_dead", "wish_dead", "wish that? i ~2 (never been born|never existed|not exist|stop existing|died)", "n"),
+    ("wish_dead", "wish_dead", "wish i could|would ~2 (die|disappear forever|cease to exist|stop existing)", "n"),
+    ("wish_dead", "wish_dead", "wish that? i ~2 died|gone|go|went with him|her|them|mom|dad", "w"),
+    ("wish_dead", "warning_sign", "(passed away|died|funeral|lost my|since she died|since he died)", "w"),
+    ("sleep_no_wake", "wish_dead", "sleep|asleep|sleeping ~2 and @ADV? never|not wake", ""),
+    ("sleep_no_wake", "wish_dead", "sleep|asleep forever|permanently", "w"),
+    ("sleep_no_wake", "wish_dead", "hope|hoping|pray|praying|wish i @ADV? never|not wake", ""),
+    ("sleep_no_wake", "wish_dead", "@WANTD @TO? @ADV? not wake up? !early|before|at|until|till|in|on", ""),
+    ("sleep_no_wake", "wish_dead", "never wake up again", ""),
+    ("sleep_no_wake", "wish_dead", "rather not wake up", ""),
+    ("want_die", "wish_dead", f"@WANTD @TO @ADV? @DIE {_DIE_NOT}", "n"),
+    ("want_die", "wish_dead", "@WANTD @TO @ADV? @DIE (in my sleep|tonight|today|now|already|right now|so bad|so badly|fr)", "n"),
+    ("want_die", "wish_dead", "@WANTD @TO @ADV? (disappear forever|disappear permanently|disappear for good|vanish forever)", "n"),
+    ("want_die", "wish_dead", "@WANTD @TO @ADV? (be dead|not exist|not be alive|not live|stop existing|cease to exist|stop living|be gone forever|not be here anymore|not be around anymore|stop breathing)", "n"),
+    ("want_die", "wish_dead", "rather @ADV? (be dead|not exist|not be alive|not live|not be here|not wake up)", "n"),
+    ("want_die", "wish_dead", "rather @ADV? die !than", "n"),
+    ("want_die", "wish_dead", "better off dead", ""),
+    ("want_die", "wish_dead", "hope|hoping|pray|praying i @ADV? (die|drop dead|get hit by|do not survive|never wake up)", "n"),
+    ("want_die", "wish_dead", "hope|hoping|pray|praying ~3 (kills me|takes me|ends me)", "n"),
+    ("want_die", "wish_dead", "@WANTD someone|somebody|something @TO (kill me|end me|shoot me|end my life)", "n"),
+    ("want_die", "intent", "@INTENT @ADV? @DIE @TIME", "n"),
+    ("not_want_live", "wish_dead",
+     "not @ADV? @WANTD @TO @ADV? @NOTLIVE !in|with|there|here|near|at|on|under|without|somewhere|anywhere|nearby|close|together|forever", ""),
+    ("not_want_live", "wish_dead",
+     "not @ADV? @WANTD @TO @ADV? (be here|be around|go on|exist|be alive|live) ~1 anymore|longer|more", ""),
+    ("want_end", "ideation", "@WANTD @ADV? (it all|everything) @TO @ADV? end|stop|(be over)", "n"),
+    ("want_end", "ideation", "@WANTD @TO @ADV? end everything", "n"),
+    ("want_over", "warning_sign", "@WANTD @ADV? it|this @TO @ADV? end|stop|(be over) <b>", "w"),
+
+    # ---- active thoughts (C-SSRS 2) ---------------------------------------------------------------------
+    ("kill_self", "ideation", "@ANYKILL @SELF !laughing", "n"),
+    ("kill_self", "intent", "@INTENT @ADV? @ANYKILL @SELF !laughing", "n"),
+    ("kill_self", "ideation", "yeet|throw|hurl|launch|fling @SELF ~1 (off|from|in front of|into traffic|out of)", "n"),
+    ("kill_self", "intent", "@INTENT @ADV? yeet|throw|hurl|launch|fling @SELF ~1 (off|from|in front of|out of)", "n"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? self delete|deleting|unalive|terminate", "n"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? delete|erase @SELF <b>", "n"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? rope|neck <b>", "n"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? rope|neck @TIME", "n"),
+    ("kill_self", "ideation", "@THINK @ADV? roping|necking", "n"),
+    ("end_life", "ideation", "end|ending|finish|finishing|terminate|terminating @ADV? my own? life|lives !insurance|savings|story|policy|expectancy|cycle|support", "n"),
+    ("end_life", "ideation", "take|taking my own life", "n"),
+    ("end_life", "ideation", "take|taking my life !savings|back|into|in|to|story|insurance|as|for|seriously|more|easier|over|apart|out|hostage|experience|lessons|photos|pictures|stuff|things|plans|easy|off|up|on", "n"),
+    ("end_life", "intent", "@INTENT @ADV? end|take|finish|terminate my own? life !insurance|savings|story|back|into|in|policy|expectancy|cycle|support|to|as", "n"),
+    ("end_life", "ideation", "end|ending it all !up", "n"),
+    ("end_life", "intent", "@INTENT @ADV? end it all !up", "n"),
+    ("end_life", "ideation", "end|ending it @ADV? (tonight|today|tomorrow|forever|for good|once and for all|this weekend|soon|tmrw)", "n"),
+    ("end_life", "ideation", "@WANTD @TO @ADV? end it <b>", "n"),
+    ("end_life", "ideation", "@WANTD @TO @ADV? end it ~1 now|@TIME", "n"),
+    ("end_life", "intent", "@INTENT @ADV? end it <b>", "n"),
+    ("end_life", "intent", "@INTENT @ADV? end it ~1 now|@TIME", "n"),
+    ("end_life", "ideation", "@THINK @ADV? ending it <b>", "n"),
+    ("end_life", "ideation", "@THINK @ADV? ending it ~1 all|@TIME", "n"),
+    ("end_life", "ideation", "@THINK @ADV? (ending my life|taking my own life|ending things|ending everything)", "n"),
+    ("end_life", "ideation", "@THINK @ADV? dying !my|her|his|the|their|it|them|your|hair|in|of|from|for|to|on|at|with|process|processes|workers|pods|and", "n"),
+    ("end_life", "ideation", "before|after|until|when|because|then i ~1 end it <b>", "n"),
+    ("suicide", "ideation", "@THINK @ADV? a|my|about? suicide|suicidal !prevention|awareness|rates|rate|research|statistics|hotline|lifeline|risk|rates|squad|burn|door|doors|bomber|bombers|bombing", "n"),
+    ("suicide", "ideation", "@WANTD @TO @ADV? commit? suicide", "n"),
+    ("suicide", "intent", "@INTENT @ADV? commit? suicide", "n"),
+    ("suicide", "ideation", "i ~2 commit|committing suicide", "n"),
+    ("suicide", "ideation", "suicide is|seems|feels|looks|sounds|keeps ~3 only|tempting|appealing|attractive|calling|(way out|on my mind|all i think)", "n"),
+    ("suicide", "ideation", "suicide looking|sounding|seeming|feeling ~2 tempting|good|appealing|better|nice|attractive", "n"),
+    ("suicide", "ideation", "suicidal", "nc"),
+    ("suicide", "ideation", "(i am|feel|feeling|felt|been|get|getting|got|going|gone|go|become|becoming) @ADV? very? suicidal", "n"),
+    ("suicide", "ideation", "suicidal thoughts|thought|feelings|feeling|urges|urge|again|tonight|today|lately|rn|thinking|episode|mood|mode|af|(right now)", "nc"),
+    ("suicide", "ideation", "i|me|my ~3 suicidal thoughts|feelings|urges|thought|urge", "n"),
+    ("suicide", "ideation", "my suicide|suicidal !prevention|awareness|research|study|squad|burn|door|doors", "n"),
+    ("suicide", "ideation", "urge|urges|impulse|impulses @TO @ADV? die|suicide|selfharm", "n"),
+    ("suicide", "ideation", "suicidal ideation|thoughts ~2 again|back|returned|keep|(coming back)", "n"),
+    ("kms", "ideation", "kms", "h"),
+    ("kms", "ideation", "i am? @ADV? (@INTENT|@WANTD @TO|should|could|might) @ADV? kys", "h"),
+    ("kms", "ideation", "(@WANTD @TO|@THINK) kys", "h"),
+    ("might_as_well", "warning_sign", "might|may as well @ADV? (make it official|end it|be dead|die|not exist|kill myself|disappear)", "w"),
+    ("try_again", "intent", "@THINK ~1 (trying|doing it|try it|attempting) again", "w"),
+
+    # ---- method seeking (C-SSRS 3) ---------------------------------------------------------------------
+    ("method_how", "method", "@HOWQ @ADV? @ANYKILL|@DIE|hurt|harm|cut @SELF", ""),
+    ("method_how", "method", "@HOWQ @ADV? @ANYKILL|hurt|harm|cut @YOURSELF !a|some|slack|in", "c"),
+    ("method_how", "method", "@HOWQ @ADV? commit? suicide", ""),
+    ("method_how", "method", "@HOWQ @ADV? (overdose|od|unalive|selfharm|end my life|end it all|take my own life|take my life|bleed out|overdosing)", ""),
+    ("method_how", "method", "@HOWQ @ADV? @DIE !gracefully|cleanly|properly|when|with|if|after|on|in|off|out|safely|quickly|fast|immediately|on|the|and|at|from", "c"),
+    ("method_how", "method", "hurt|painful|painless|hurts ~1 @TO (die|drown|hang|overdose|od|bleed out|suffocate|die by|shoot myself|hang yourself|hang myself)", "c"),
+    ("method_how", "method", "painless|easy|quick|quickest|easiest|surest|fastest|best|reliable|peaceful|simplest|cleanest|gentlest|sure|effective ~1 way|ways|method|methods|means ~1 @TO|of (die|dying|end it|suicide|commit suicide|overdose|od|end my life|killing myself|kill myself)", "c"),
+    ("method_how", "method", "(how long|how quickly|how fast|how much time) ~4 @TO (drown|bleed out|suffocate|starve to death|freeze to death|od|overdose|bleed to death)", "c"),
+    ("method_how", "method", "does|would|will|(is it) ~2 hurt|painful ~1 @TO @METHODV|die|slit|jump", "c"),
+    ("method_how", "method", "(how high|how far|what height|how many floors|how many stories) ~6 @TO? die|fatal|lethal|(make sure)|guarantee", "c"),
+    ("method_how", "method", "(make sure|ensure|guarantee|be sure|be certain) i ~2 (die|not survive|not wake|never wake|do not survive|do not wake|am dead|will not wake|will not survive|never come back)", ""),
+    ("overdose", "method", "(@WANTD @TO|@INTENT) @ADV? overdose|od !the|it|them|this|that|our|your|their|api|server|us|on|you|him|her", "n"),
+    ("overdose", "method", "(how many|how much|enough|what amount|what dose) ~4 @TO (overdose|od|die|be fatal|be lethal|kill me|kill a person|kill someone|stop my heart|not wake up|end it|never wake up|kill myself)", ""),
+    ("overdose", "method", "(how many|how much) ~4 (lethal|fatal|deadly|kill you|kill me)", ""),
+    ("overdose", "method", "lethal|fatal|deadly|toxic dose|amount|quantity|overdose (of my|for my|of these|of all my|of his|of her|of their|of the pills)", ""),
+    ("overdose", "method", "lethal|fatal|deadly dose|amount|quantity|level|combination|combo|mix", "w"),
+    ("overdose", "method", "@PILLS ~4 (deadly|lethal|fatal|kill you|kill me|kill a person|overdose on)", "w"),
+    ("overdose", "method", "take|taking|swallow|swallowing|down|downing ~2 whole|entire|full bottle|box|pack|packet|jar|strip|blister", ""),
+    ("overdose", "plan", "swallowed|took|taken|downed|ate|(overdosed on)|(od on) ~1 everything|whole|entire ~4 @PILLS|cabinet|bottle|box|pack|packet", ""),
+    ("overdose", "plan", "swallowed|took|taken|downed|ate all|every ~1 my|the|of ~1 @PILLS", "w"),
+    ("overdose", "plan", "i ~2 (overdosed|took an overdose|taken an overdose)", ""),
+    ("overdose", "method", "(@THINK|@WANTD @TO|@INTENT) taking|take|swallowing|swallow|downing|down|eating ~1 all|every|everything|(the rest)|(them all)", "w"),
+    ("pills", "method", "@PILLS", "w"),
+    ("pills", "method", "mix|mixing|combine|combining ~1 alcohol|booze|vodka|wine|whiskey|beer|drinks ~2 with|and ~2 @PILLS", "w"),
+    ("stockpile", "preparatory", "stockpile|stockpiling|stockpiled|hoarding|hoard|hoarded|(saving up)|(saved up)|stashing|stashed ~3 @PILLS", ""),
+    ("stockpile", "preparatory", "@PILLS ~1 (saved up|stockpiled|stashed|hoarded)", ""),
+    ("stockpile", "preparatory", "enough ~1 @PILLS", "w"),
+    ("stockpile", "preparatory", "months|weeks|month|week|days worth", "w"),
+    ("stockpile", "preparatory", "stockpiling|stockpile|stockpiled|hoarding", "w"),
+    ("noose", "method", "tie|tying|tied|make|making|made|buy|bought|get|got|build|hang|hung|(set up)|(setting up) ~2 noose|nooses", ""),
+    ("noose", "method", "noose ~4 (hold my weight|strong enough|around my neck|for myself|for me|ready|tonight)", ""),
+    ("noose", "method", "(noose|nooses|exit bag|helium hood|charcoal burning|hanging point)", "w"),
+    ("noose", "method", "(exit bag|helium hood|suicide bag|suicide method|suicide methods|suicide kit|suicide forum)", "c"),
+    ("gun", "method", "buy|get|buying|getting|purchase|purchasing|need|bought|got|borrow|borrowing ~2 gun|firearm|pistol|handgun|rifle|shotgun|revolver|bullets|ammo", "w"),
+    ("gun", "method", "gun|pistol|handgun|firearm|revolver ~3 (my head|to my head|in my mouth|against my head|my temple)", ""),
+    ("gun", "method", "put|putting|stick ~1 a bullet ~2 (my head|my brain|my brains|in me)", ""),
+    ("gun", "method", "blow|blowing ~1 (my brains out|my head off)", ""),
+    ("jump", "method", "(@WANTD @TO|@INTENT) @ADV? jump|leap|(throw myself)|(fling myself)|jumping|leaping off|from ~3 @HIGH", "n"),
+    ("jump", "method", "(@WANTD @TO|@INTENT) @ADV? jump|leap|step|walk|(lie down)|(lay down)|(throw myself)|jumping|stepping (in front of)|under ~2 @VEHICLE", "n"),
+    ("jump", "method", "tallest|highest|high|tall|closest|nearest ~2 @HIGH ~3 (near me|nearby|around here|in town|close to me|to jump|jump from|jump off)", "w"),
+    ("jump", "method", "tallest|highest ~1 @HIGH", "w"),
+    ("jump", "method", "@HIGH ~4 (to jump|jump from|jump off|high enough to die|fall from)", "w"),
+    ("jump", "method", "(rooftop access|roof access|unlock the roof|get on the roof|get onto the roof)", "w"),
+    ("jump", "method", "express|train|trains|subway|metro|freight ~6 not|never stop", "w"),
+    ("jump", "method", "express|train|trains|freight ~3 (pass through|go through|come through|fastest|full speed)", "w"),
+    ("jump", "method", "(how high|how many floors|how many stories) ~4 jump|fall|drop", "w"),
+    ("jump", "method", "jump|jumping|leap|leaping off|from ~2 @HIGH", "w"),
+    ("crash", "method", "crash|crashing|drive|driving|swerve|swerving|wreck ~3 into|off ~2 wall|tree|truck|oncoming|traffic|cliff|bridge", "w"),
+    ("crash", "method", "hope|hoping|pray|praying|wish i ~1 crash|wreck|(get hit)|(get killed)", "n"),
+    ("crash", "method", "(on purpose|deliberately|intentionally) ~3 hoping|hope|(so i)|crash|die", "w"),
+    ("quick", "warning_sign", "at least it|that|this ~2 quick|fast|painless|over|instant", "w"),
+    ("quick", "warning_sign", "look|looks|seem|seems|appear|appears ~1 like an accident", "w"),
+    ("quick", "warning_sign", "family|kids|wife|husband ~4 insurance|payout", "w"),
+    ("quick", "warning_sign", "(without it hurting|without pain|without feeling it|without suffering|painlessly)", "w"),
+    ("drown", "method", "drown|sink ~6 stop|stopped|quit swimming", ""),
+    ("drown", "method", "stop|stopped|quit swimming ~4 drown|die|sink", ""),
+    ("drown", "method", "(@HOWQ|@WANTD @TO|@INTENT) @ADV? drown|suffocate|(bleed out)|(stop breathing) !in|with|under|from|out", "n"),
+
+    # ---- intent / plan (C-SSRS 4, 5) -----------------------------------------------------------------
+    ("intent", "intent", "scared|afraid|worried|terrified|frightened ~2 what i ~3 do ~1 to myself|(to me)", ""),
+    ("intent", "intent", "do|doing something stupid|bad|drastic|terrible? to myself", "n"),
+    ("intent", "intent", "anything|something stupid|drastic|permanent|final ~~8 (not until|until after|not yet)", ""),
+    ("intent", "intent", "do|doing ~1 something|anything ~1 stupid|drastic|permanent|final|irreversible <b>", "w"),
+    ("intent", "intent", "@INTENT do something stupid|drastic|permanent|final|irreversible ~2 @TIME", "n"),
+    ("intent", "intent", "not|never ~2 planning|plan|expecting|expect|intending|intend ~1 @TO|on ~1 be|being|stay|staying|still|live|living ~1 around|alive|here", ""),
+    ("intent", "intent", "not ~2 going|gonna ~1 @TO? be|being ~1 around|here|alive", "w"),
+    ("intent", "intent", "not ~3 be|being alive ~3 for|next|by|(to see)|tomorrow|(much longer)|after|(this time)|anymore", "n"),
+    ("intent", "plan", "not ~1 need|needing ~1 it|(any of it)|them|anything|this|that|these|those|(my stuff) ~4 after|(for long)|(much longer)|anymore|(where i)|soon", "w"),
+    ("intent", "plan", "not ~2 (be here|be around) ~3 (@TO|for|when|after|next|tomorrow|much longer|to see)", "w"),
+    ("intent", "plan", "last|final ~1 day|night|week|birthday|christmas|sunset|meal ~3 alive|(on earth)|(of my life)", "n"),
+    ("intent", "plan", "(this is|it is|tonight is|today is) ~1 my|the ~1 last|final night|day|time", "w"),
+    ("intent", "plan", "made|making|make ~1 my|the|a|(up my) ~1 decision|mind|choice", "w"),
+    ("intent", "plan", "a plan <b>", "w"),
+    ("intent", "plan", "a plan and|to|for", "w"),
+    ("intent", "plan", "finally ~2 free|(at peace)|(at rest)|rest|(be gone)|over", "w"),
+    ("intent", "plan", "permanent|eternal|forever|endless rest|sleep|nap", ""),
+    ("intent", "plan", "(final goodbye|last goodbye|final sleep|final rest)", ""),
+    ("intent", "plan", "permanent solution ~3 temporary problem|problems", ""),
+    ("intent", "plan", "(feels like the right time|feel like the right time|seems like the right time|my time has come)", "w"),
+
+    # ---- preparatory behaviour (C-SSRS behaviour) ----------------------------------------------------
+    ("goodbye", "preparatory", "this is my? goodbye|farewell !screen|page|message|email|function|handler|component|button|text|modal|dialog|route|endpoint|party|lunch|card|gift|tour|note|post", "j"),
+    ("goodbye", "preparatory", "goodbye|bye|farewell ~1 forever|(for good)|(for ever)|world|(cruel world)|everyone|everybody|all|guys|friends|(all of you)", "wj"),
+    ("goodbye", "preparatory", "saying|say my? goodbyes|goodbye ~1 to ~2 everyone|everybody|people|(the people)|(the world)|(you all)|(all of you)", "j"),
+    ("goodbye", "preparatory", "saying|said|say my? goodbyes|goodbye ~1 to ~2 family|friends|(loved ones)|all", "wj"),
+    ("goodbye", "preparatory", "quietly|secretly|subtly ~2 goodbye|goodbyes", "j"),
+    ("goodbye", "preparatory", "nice|good|great ~1 knowing you|u|all|everyone", "wj"),
+    ("goodbye", "preparatory", "(thank you|thanks|thx) ~1 for everything|all|always|(being there)", "wj"),
+    ("goodbye", "preparatory", "sorry ~1 for (everything|all of it|all this|being me)", "w"),
+    ("goodbye", "preparatory", "sorry ~2 for what (i am about to|i am going to|i will|i am gonna|i have to|comes next)", ""),
+    ("goodbye", "preparatory", "not ~1 (hear from me|see me|hear me|talk to me) ~1 again|anymore|ever !until|till|til|soon|for", ""),
+    ("goodbye", "preparatory", "last time ~3 (hear from me|see me|talk to me|hear me)", ""),
+    ("goodbye", "preparatory", "(last message|last post|last text|last words|final message|final post|final words|last email|final email)", "w"),
+    ("goodbye", "preparatory", "my (last words|final goodbye|last goodbye|last wishes|dying wish|final wishes)", ""),
+    ("goodbye", "preparatory", "before @P3|i ~2 end it <b>", ""),
+    ("note", "preparatory", "(goodbye letter|goodbye letters|goodbye note|goodbye notes|farewell note|farewell letter|final letter|goodbye video|farewell video|goodbye messages)", "j"),
+    ("note", "preparatory", "(suicide note|suicide letter|suicide notes|suicide letters|suicide video)", "c"),
+    ("note", "preparatory", "wrote|written|writing|left|leaving|finished|drafted|drafting|prepared ~2 note|notes|letter|letters !on|about|in|of|the|that|explaining|describing|with|under|for|to|in", "w"),
+    ("note", "preparatory", "the|my|a note|notes|letter|letters is|are ~1 already|ready|done|written|finished", "w"),
+    ("arrange", "preparatory", "giving|give|gave|given|gift|gifting ~1 away @MYPOSS ~1 @STUFF", "m"),
+    ("arrange", "preparatory", "giving|give|gave|given|gift|gifting ~1 away (all|everything)", "m"),
+    ("arrange", "preparatory", "giving|give|gave|given @MYPOSS ~2 stuff|things|belongings|possessions|pets|everything away", "m"),
+    ("arrange", "preparatory", "giving|give|gave|given|gift|gifting ~1 away ~3 my|his|her|all", "wm"),
+    ("arrange", "preparatory", "update|updated|updating|wrote|write|writing|made|make|making|finished|finalized|drafted|signed ~2 my|a|his|her will|testament", "w"),
+    ("arrange", "preparatory", "cancel|cancelled|canceled|cancelling|canceling|close|closed|closing|delete|deleted|deleting|wipe|wiped|wiping|shut|shutting ~2 all|every|my|his|her|their ~2 accounts|account|subscriptions|(social media)|profiles|profile", "w"),
+    ("arrange", "preparatory", "move|moved|moving|give|transfer|transferred|leave|leaving|send ~2 savings|money|(everything i own)|(my bank) ~2 to", "w"),
+    ("arrange", "preparatory", "(take care of|look after|feed|find a home for|find homes for|rehome|good home for|new home for) ~2 my|the ~1 @PET", "w"),
+    ("arrange", "preparatory", "@PET ~3 (good home|new home|new family|taken care of|looked after)", "w"),
+    ("arrange", "preparatory", "if|when ~1 anything|something ~1 happens|happened|happen ~1 to me", "w"),
+    ("arrange", "preparatory", "(when i am gone|after i am gone|once i am gone|after i die|when i die|after i am dead|when i am dead|once i die|after my death|after i leave this world)", "w"),
+    ("arrange", "preparatory", "(affairs in order|my affairs|funeral arrangements|plan my funeral|planning my funeral|my funeral|my obituary|my eulogy)", "w"),
+
+    # ---- self-harm ----------------------------------------------------------------------------------------
+    ("self_harm", "self_harm", "hurt|hurting|harm|harming|punish|punishing|injure|injuring @SELF !laughing|playing|lifting|at|while|during|by|falling|on|in", "na"),
+    ("self_harm", "self_harm", "cut|cutting|slice|slicing|slash|slashing|carve|carving @SELF !some|slack|off|a|an|loose|free|short|out|down|back|laughing|shaving|on|while|cooking|by|in|into|open|up|with", "na"),
+    ("self_harm", "self_harm", "cut|cutting|slit|slitting|slash|slashing|carve|carving|burn|burning|bleed|bleeding|bruise|(cut open) ~1 my|his|her|their|your wrists|wrist|arms|arm|thighs|thigh|legs|skin|veins|vein|throat|stomach !on|open|while|by|when|accidentally|with|off|a", "a"),
+    ("self_harm", "self_harm", "burn|burning|starve|starving|bruise|bruising|scar|scarring @SELF !out|up|laughing|on|with|in", "na"),
+    ("self_harm", "self_harm", "relapse|relapsed|relapsing|relapses ~2 selfharm|sh|cutting|cut|harming", ""),
+    ("self_harm", "self_harm", "urge|urges|craving|cravings ~1 @TO? selfharm|sh", ""),
+    ("self_harm", "self_harm", "selfharm again|scars|scar|urges|urge|relapse|tonight|wounds|cuts|blades|blade|kit", ""),
+    ("self_harm", "self_harm", "sh scars|urges|relapse|wounds|cuts|blades", ""),
+    ("self_harm", "self_harm", "i|my|me ~2 selfharm", "nc"),
+    ("self_harm", "self_harm", "(@WANTD @TO|@INTENT) @ADV? selfharm", "n"),
+    ("self_harm", "self_harm", "(clean from|clean of|stopped|quit) ~1 selfharm|sh|cutting ~6 relapsed|broke|relapse|again", ""),
+    ("self_harm", "self_harm", "razor|razors|blade|blades ~3 (on my|my skin|my arm|my wrist|my thigh|to my)", ""),
+    ("self_hate", "warning_sign", "hate|loathe|despise @SELF|(my life)|(being alive)|(my existence)", "w"),
+    ("self_hate", "warning_sign", "(i am|feel|feel so|feel like) ~2 worthless|useless|hopeless|(a waste of space)|(a waste of oxygen)|(a mistake)|trash|nothing", "wn"),
+
+    # ---- indirect warning signs --------------------------------------------------------------------------
+    ("burden", "warning_sign", "(i am|i feel|feel like|feeling like|being|been|i was|just) ~3 burden|burdens|(waste of space)|(waste of oxygen) !of", "n"),
+    ("burden", "warning_sign", "(burden to|burden on|burden for) ~1 everyone|everybody|my|others|people|you", "n"),
+    ("burden", "warning_sign", "(better off)|better|happier|easier|relieved|fine|okay|ok|lighter|glad|grateful|freer ~5 without me !touching|there|around|in|on|at|having|doing|being|getting|for|this|today|tomorrow|here|interfering|involved", ""),
+    ("burden", "warning_sign", "would|will|d|be ~5 better|happier|easier|relieved|fine|okay|ok|lighter|glad ~3 if i ~2 @GONE", ""),
+    ("burden", "warning_sign", "nobody|everyone|everybody|people|world|they ~3 notice|care|(miss me)|(be sad)|cry ~4 if|when i ~2 @GONE|disappear|disappeared|died|die|gone", ""),
+    ("burden", "warning_sign", "nobody ~2 would|will|(is going to) ~2 (miss me|notice i am gone|notice that i am gone|care that i am gone)", ""),
+    ("burden", "warning_sign", "nobody ~2 would|will|even|cares|care ~1 care|notice|miss", "w"),
+    ("no_reason", "warning_sign", "no|(not any)|(not a single)|zero ~2 reason|reasons|point|purpose ~3 @TO|in|for ~1 live|living|(keep living)|(go on)|(going on)|(stay alive)|(staying alive)|(be alive)|(being alive)|(wake up)|(waking up)|(carry on living)|(continue living)", ""),
+    ("no_reason", "warning_sign", "nothing|nobody ~2 (live for|worth living for|stay alive for|keep me alive|keeping me alive|keeping me here|holding me here)", ""),
+    ("no_reason", "warning_sign", "(what is|where is) ~2 the point ~2 of|in ~1 living|life|(going on)|(being alive)|existing|anything|(it all)|(staying alive)", ""),
+    ("no_reason", "warning_sign", "(what is) ~2 (the point|point anymore|the use)", "w"),
+    ("no_reason", "warning_sign", "life|living|existence|existing ~2 not|never|(no longer) ~1 worth ~2 living|it|anything|(the pain)|(the effort)", ""),
+    ("no_reason", "warning_sign", "(not worth living|worthless life|pointless life|life is pointless|life is meaningless|life has no meaning)", ""),
+    ("no_reason", "warning_sign", "lost|losing|no|zero|any|without ~2 will|desire|reason|power|strength|energy|motivation ~2 (@TO live|@TO go on|@TO keep living|@TO stay alive|@TO keep going)", ""),
+    ("tired_life", "warning_sign", "tired|sick|exhausted|weary|done of|with ~3 living|(being alive)|existing|life|(my life)|(fighting to stay alive)|(trying to stay alive)|(staying alive)|(waking up)|breathing", "n"),
+    ("tired_life", "warning_sign", "(done with life|done with living|done with everything|done for good|checking out for good|done fighting|tired of fighting|can not keep fighting)", "w"),
+    ("tired_life", "warning_sign", "(give up on life|giving up on life|gave up on life|given up on life|quit life|quitting life)", "n"),
+    ("tired_life", "warning_sign", "(can not|could not|not able to) ~1 (do this|go on|take it|take this|keep going|handle this|handle it|live like this|do it) ~1 anymore|longer|more", "w"),
+    ("tired_life", "warning_sign", "(can not go on|can not take it|can not keep going|can not live like this|can not cope)", "w"),
+    ("tired_life", "warning_sign", "(hopeless|worthless|empty inside|dead inside|no way out|no hope|no future|unbearable|pain is too much|too much pain)", "w"),
+    ("tired_life", "warning_sign", "feel|feeling|felt ~2 (like a ghost|like i am already dead|like i am dead|already dead|invisible)", "w"),
+    ("tired_life", "warning_sign", "(life is over|my life is over|it is over for me|nothing left)", "w"),
+    ("disappear", "warning_sign", "@WANTD @TO @ADV? disappear|vanish|escape|(run away)|(not be here)|(fade away)", "w"),
+    ("history", "warning_sign", "i ~2 attempted|(tried suicide)|(attempted suicide)", "w"),
+    ("history", "warning_sign", "feeling|feel|felt ~3 exactly|same|(the way)|(like i did)|(like before)|(like last time)|(like then) ~3 before|again|did|(last time)", "w"),
+    ("calm", "warning_sign", "not ~1 worry about me", "w"),
+    ("calm", "warning_sign", "feel|feeling|felt|am|so|finally ~2 calm|peaceful|(at peace)|serene|settled ~2 (about it|about my decision|about this)|now|finally", "w"),
+    ("calm", "warning_sign", "(i am fine now|i am okay now|everything will be fine soon|it will all be over|it will be over soon|all be over soon)", "w"),
+    ("unreachable", "third_person", "not|stopped|stop ~1 answering|responding|(picking up)|replying ~3 phone|calls|texts|messages|door", "w"),
+    ("unreachable", "third_person", "nobody|(can not)|(could not)|(unable to) ~2 reach|contact|find|(get hold of)|(get ahold of) ~1 him|her|them", "w"),
+    ("unreachable", "third_person", "left|leaving|wrote|posted|texted|sent ~2 a|an|the note|letter|goodbye|farewell", "w"),
+    ("unreachable", "third_person", "(logged off|went silent|gone silent|disappeared|vanished|missing)", "w"),
+    ("reckless", "warning_sign", "driving|drove|drive ~4 fast|recklessly|drunk ~3 (on purpose)|hoping|deliberately|(want to crash)", "w"),
+
+    # ---- third-person reports --------------------------------------------------------------------------
+    ("third_person", "third_person", "@ANYKILL @SELF3 !laughing", "nc"),
+    ("third_person", "third_person", "end|ending|take|taking|finish|finishing @POSS3 own? life|lives !insurance|savings|story|expectancy|cycle|back|in|into|policy|support|as|to", "nc"),
+    ("third_person", "third_person", "hurt|hurting|harm|harming|cut|cutting|starve|starving|burn|burning @SELF3 !laughing|playing|at|while|by|in|off|out|some|a|on|with", "nca"),
+    ("third_person", "third_person", f"@P3 ~3 wants|want|wanted|wanting|wishes|wished ~1 @TO @ADV? die|(be dead)|(end it)|(not live)|(not be alive)|(not exist)|(disappear forever) {_P3_NOT}", "nc"),
+    ("third_person", "third_person", "@P3 ~3 suicidal|selfharm|selfharming|overdosed|overdosing|(attempted suicide)", "nc"),
+    ("third_person", "third_person", "@P3 ~4 talking|talks|talked|texted|posted|said|says|saying|threatening|threatened|joking|jokes ~2 about|of ~2 suicide|dying|(ending it)|(ending her life)|(ending his life)|(ending their life)|(ending things)|(ending everything) !prevention|awareness|rates|research|squad", "nc"),
+    ("third_person", "third_person", "@P3 ~2 will|(is going to)|(are going to)|(wants to)|(plans to)|(plan to)|(about to)|(going to) ~1 end it <b>", "nc"),
+    ("third_person", "third_person", "@P3 ~2 will|(is going to)|(are going to)|(wants to)|(plans to)|(plan to)|(about to)|(going to) ~1 end it ~1 all|@TIME", "nc"),
+    ("third_person", "third_person", "@P3 ~3 has|have|got ~2 pills|rope|noose|gun|(a plan)|(the means)", "w"),
+    ("third_person", "third_person", "@P3 ~3 searched|googled|(looked up)|researching|searching|asked|asking ~3 (how to|ways to|how many|painless|lethal|suicide|overdose)", "w"),
+
+    # ---- Spanish and a few other languages ---------------------------------------------------------------
+    ("es", "ideation", "(quiero|quisiera|deseo|necesito|queria|quise|pienso|pensando en|ganas de|voy a|vamos a|me quiero|me voy a) ~1 (morir|morirme|matarme|suicidarme|quitarme la vida|desaparecer para siempre|acabar con todo|acabar con mi vida|terminar con mi vida|dejar de vivir|no despertar) !de", "n"),
+    ("es", "ideation", "(me quiero|me voy a|me pienso|me gustaria|me tengo que) ~1 morir|matar|suicidar|(quitar la vida) !de", "n"),
+    ("es", "ideation", "(quitarme la vida|suicidarme|me voy a suicidar|me suicido|acabar con mi vida|terminar con mi vida)", "n"),
+    ("es", "wish_dead", "(no quiero|ya no quiero|no deseo) ~1 (vivir|seguir viviendo|estar vivo|estar viva|existir|despertar|seguir aqui) !en|con|cerca|lejos", ""),
+    ("es", "wish_dead", "ojala|quisiera|desearia ~3 muerto|muerta|(no haber nacido)|(no despertar)|morir", "n"),
+    ("es", "wish_dead", "(mejor muerto|mejor muerta|estaria mejor muerto|estaria mejor muerta|mejor sin mi)", ""),
+    ("es", "warning_sign", "(no vale la pena vivir|no tengo razon para vivir|no tengo por que vivir|sin razon para vivir|soy una carga|ya no aguanto mas)", ""),
+    ("es", "method", "como ~2 suicidarme|matarme|suicidarse|matarse|(morir sin dolor)", ""),
+    ("pt", "ideation", "(quero|vou|penso em) ~1 (morrer|me matar|suicidar|me suicidar|tirar minha vida|tirar a minha vida) !de", "n"),
+    ("pt", "wish_dead", "nao quero mais? viver|existir", ""),
+    ("fr", "ideation", "(je veux|envie de|je vais|je voudrais) ~1 (mourir|me tuer|me suicider|en finir) !de", "n"),
+    ("fr", "wish_dead", "(je ne veux plus vivre|je veux plus vivre)", ""),
+    ("de", "ideation", "(ich will|ich mochte|ich werde) ~1 (sterben|mich umbringen|mich toten|nicht mehr leben)", "n"),
+    ("de", "ideation", "(mich umbringen|bringe mich um|will nicht mehr leben)", "n"),
+
+    # ---- more general phrasings ------------------------------------------------------------------------
+    ("not_want_live", "wish_dead", "not ~3 @WANTD @TO @ADV? @NOTLIVE !in|with|there|here|near|at|on|under|without|somewhere|anywhere|nearby|close|together|forever", ""),
+    ("not_want_live", "wish_dead", "not ~3 @WANTD @TO @ADV? (be alive|exist|live) ~1 anymore|longer|more", ""),
+    ("not_want_live", "wish_dead", "not @ADV? @WANTD @TO @ADV? (be here|be around) <b>", "w"),
+    ("want_die", "wish_dead", "@WANTD @TO @ADV? sleep|rest forever|permanently|(and never wake up)|(and not wake up)", "n"),
+    ("want_die", "wish_dead", "feel|feeling|felt like dying|(ending it)|(ending it all)|(killing myself)|(ending my life)|(disappearing forever) !laughing|of|from", "n"),
+    ("method_how", "method", "does|would|will|do|is ~1 @METHODV|overdosing|hanging|drowning|dying|(slitting my wrists)|suffocating|bleeding|jumping ~4 hurt|painful|hurts|(take long)|quick", "c"),
+    ("method_how", "method", "(how high|how tall|what height|how many floors|how many stories) ~12 fatal|lethal|die|(kill you)|(kill me)|(kill someone)|(to die)|deadly", "c"),
+    ("overdose", "method", "(how many|how much) ~5 (count as an overdose|counts as an overdose|is an overdose|is a lethal|is lethal|is fatal|to overdose|for an overdose|for a lethal|would be lethal|would be fatal|kills you|will kill you|would kill you)", ""),
+    ("overdose", "plan", "taking|take|swallow|swallowing|downing|down every|(all the)|(all of the)|(the whole) ~1 pill|pills|tablets|(pill bottle)|@PILLS", ""),
+    ("overdose", "plan", "took|swallowed|taken|downed|ate|(overdosed on) ~1 num ~2 pills|tablets|(sleeping pills)|painkillers|tylenol|ibuprofen|advil|xanax|antidepressants|benzos|oxy", ""),
+    ("note", "preparatory", "(whoever finds this|to whoever finds this|if you are reading this|if you re reading this|by the time you read this|when you read this)", "w"),
+    ("note", "preparatory", "goodbye|bye <b>", "wj"),
+    ("note", "preparatory", "(i am sorry|sorry for everything|i am so sorry) <b>", "w"),
+    ("note", "preparatory", "wrote|written|writing|left|leaving|finished ~2 note|notes|letter|letters|(a letter)|(a note) ~1 for|to ~2 my|everyone|family|mom|dad|parents|wife|husband|kids|children|sister|brother|you", "w"),
+    ("note", "preparatory", "(planned it all out|planned everything|planned it out|have it all planned|got it all planned|worked out the details|figured out how|set the date|picked a date|picked the date|chosen the date)", "w"),
+    ("note", "preparatory", "this is my last|final", "w"),
+    ("note", "preparatory", "(tonight is the night|today is the day|this is the night|tonight is the day)", "w"),
+    ("end_life", "ideation", "(@INTENT|i) @ADV? end things|everything <b>", "n"),
+    ("end_life", "ideation", "(@INTENT|i) @ADV? end things|everything ~1 @TIME", "n"),
+    ("end_life", "ideation", "@THINK @ADV? (ending things|ending everything|catching the bus|catch the bus) !to|home|at|from|back|instead|into|in", "n"),
+    ("jump", "method", "@THINK @ADV? jumping|leaping|(throwing myself) off|from|(in front of) ~3 @HIGH|@VEHICLE", "n"),
+    ("jump", "method", "@INTENT @ADV? jump|leap ~1 @TIME", "n"),
+    ("jump", "third_person", "@P3 ~4 (@INTENT|threatening to|threatened to|wants to) jump|leap ~1 @TIME|off|from", "n"),
+    ("jump", "third_person", "@P3 ~4 (@INTENT|threatening to|threatened to|wants to) jump|leap <b>", "n"),
+    ("jump", "method", "(on the roof|up on the roof|on the ledge|on the bridge|standing on the edge|on the edge of the|on the railing|on the tracks)", "w"),
+    ("not_safe", "warning_sign", "(i am|i feel|i do not feel|feeling|i am feeling) @ADV? not? safe ~1 (right now|tonight|around myself|with myself|alone|by myself|being alone|with my thoughts)", ""),
+    ("not_safe", "warning_sign", "(i am|i feel|feeling|i am feeling) @ADV? not safe <b>", ""),
+    ("can_not_go_on", "warning_sign", "(can not|could not) ~1 (go on living|keep living|go on like this|live like this|live with this|keep going like this) ~1 anymore?", "n"),
+    ("kms", "ideation", "kermit|commit suicide", ""),
+    ("gun", "method", "gun ~4 staring at it|(keep looking at it)|(loaded)|(in my hand)|(in my mouth)", "w"),
+    ("history", "warning_sign", "i ~1 cut|burned|relapsed again", "w"),
+    ("want_over", "warning_sign", "@WANTD ~1 pain ~1 @TO ~1 stop|end|(be over)", "w"),
+    ("tired_life", "warning_sign", "i am done <b>", "w"),
+    ("tired_life", "warning_sign", "nothing matters|(nothing matters anymore)|(what is the point anymore)", "w"),
+
+    ("sleep_no_wake", "wish_dead", "hope|hoping|pray|praying|wish i @ADV? (do not|will not|would not|never|not) @ADV? wake", ""),
+    ("self_harm", "self_harm", "hurt|hurting|harm|harming|cut|cutting|burn|burning|burned|burnt|punish|punishing|hit|hitting|scratch|scratching @SELF ~2 (on purpose|deliberately|intentionally|with a lighter|with a blade|with a razor|with a knife|to feel something)", ""),
+    ("self_harm", "self_harm", "hurt|harmed|cut|burned|burnt @SELF again", "n"),
+    ("suicide", "ideation", "suicide is|seems|feels|sounds ~3 good|nice|better|best|easier|(the answer)|(the solution)|(my only option)", "c"),
+    ("suicide", "ideation", "suicide @ADV? tonight|tomorrow|tmrw|soon|today", "c"),
+    ("suicide", "ideation", "@THINK the suicide", "n"),
+    ("overdose", "method", "(@WANTD @TO|@INTENT) @ADV? overdose|od ~1 @TIME", "n"),
+    ("noose", "method", "have|has|got|bought|buy|buying|tied|tie ~2 rope|ropes !to|for", "w"),
+    ("self_harm", "self_harm", "(been|started|keep|kept|back to) cutting|burning again", "n"),
+    ("self_harm", "self_harm", "(been|started|keep|kept|back to) cutting|burning <b>", "n"),
+    ("tired_life", "warning_sign", "can not do this <b>", "w"),
+    ("want_die", "wish_dead", "kill|end me ~1 please|(right now)|now", "w"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? unalive|unaliving <b>", "n"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? unalive|unaliving ~1 @TIME", "n"),
+    ("end_life", "ideation", "catch|catching the bus (for good|forever|for real|permanently|one last time)", "n"),
+    ("intent", "plan", "(i will|i am going to|i will be|i am gonna) ~1 gone ~2 by|soon|forever|@TIME", "w"),
+    ("wish_dead", "wish_dead", "wish i could|would ~2 (sleep forever|go to sleep forever|sleep and never wake up|fall asleep forever)", "n"),
+    # ---- markers (never alert by themselves) ---------------------------------------------------------------
+    ("x_idiom", "exclude", "@LEAD? @ADV? @ANYKILL|hurt|cut|@DIE @SELF|@YOURSELF|@SELF3 (laughing|in the foot|in the feet|over it|over this|over that|over nothing|up)", ""),
+    ("x_idiom", "exclude", "@LEAD? @ADV? killing @SELF|@YOURSELF ~1 (trying|working|to finish|to get|to make|over|for work|at work|at the gym|at the office|for this|for them|for you|on this)", ""),
+    ("x_idiom", "exclude", "enough rope ~4 hang @SELF3|@YOURSELF|@SELF", ""),
+    ("x_idiom", "exclude", "cross my heart ~3 die", ""),
+    ("x_idiom", "exclude", "@LEAD? @ADV? drown|drowning @SELF in|with ~1 work|coffee|tea|tickets|paperwork|emails|music|books|code|games|debt|meetings", ""),
+    ("x_idiom", "exclude", "@LEAD? @ADV? shoot|shooting @SELF|@YOURSELF|@SELF3 a|an|the? email|mail|message|note|reminder|text|dm|link|line|quick", ""),
+    ("x_idiom", "exclude", "i|we ~2 overdosed|overdosing|overdose|od on ~2 @TREATS", ""),
+    ("x_idiom", "exclude", "overdosed|overdosing|overdose|od on ~2 @TREATS", ""),
+    ("x_idiom", "exclude", "@LEAD? @ADV? @DIE (laughing|of laughter|of embarrassment|of boredom|of shame|of cringe|happy|trying|on this hill|in a fire|in a ditch|for)", ""),
+    ("x_idiom", "exclude", "@LEAD? @ADV? gas|gassing @SELF up", ""),
+    ("x_idiom", "exclude", "suicide is|was not|never ~3 only|tempting|(way out)|answer|option", ""),
+    ("x_idiom", "exclude", "@DEVNOUN ~4 @ANYKILL|suicide|die|dies|(commit suicide)|(kill itself)|(end it)", ""),
+    ("serious", "serious", "(not joking|not kidding|no joke|no joking|mean it|i am serious|dead serious|for real this time|this time|not even joking|not playing|no cap|being serious)", ""),
+    ("job", "job", "(last day|new job|new role|new position|farewell party|farewell lunch|leaving the company|leaving the team|leaving this company|retire|retiring|retirement|moving on to|two weeks notice|my last shift|great ride|farewell email|leaving party|going away party|graduating|graduation|my internship|this job|the company)", ""),
+    ("accident", "accident", "(accidentally|accident|by accident|shaving|cooking|chopping|kitchen|gym|workout|lifting|playing|skiing|fell|tripped|slipped|paper cut|papercut|hiking|biking)", ""),
+    ("moving", "moving", "(moving|move out|moving out|declutter|decluttering|garage sale|yard sale|selling|upgrade|upgrading|downsizing|minimalism|minimalist|spring cleaning|relocating|giveaway|free to a good home|old)", ""),
+]
+
+# ---------------------------------------------------------------------------------------------------------
+# context word sets (single tokens)
+
+#: Research, media, fiction and game context: clears ``c`` patterns.
+CONTEXT_WORDS = frozenset("""
+research researcher researchers researching study studies studying statistics stats rates epidemiology
+classifier detector detection moderation guidelines prevention awareness gatekeeper qpr article journalism
+newsroom reporting essay lecture course novel book books movie film films show series episode episodes
+character characters story stories plot scene poem song lyrics fiction fictional shakespeare juliet romeo
+hamlet ophelia minecraft game games gaming respawn npc roblox fortnite anime manga videogame ttrpg dnd
+historical history documentary textbook seminar curriculum paper thesis dissertation policy
+""".split())
+
+#: Hyperbole markers: clear ``h`` patterns unless a ``serious`` marker is present.
+HYPERBOLE_WORDS = frozenset("lol jk lmfao kidding joking sarcasm sarcastic hyperbole".split())
+
+#: Tokens after a hit that mark a hyperbolic condition ("gonna kms if this build fails").
+HYPERBOLE_NEXT = frozenset("if unless when whenever lol jk".split())
+
+NEGATORS = frozenset("not never no nobody nothing neither nor without nao nunca jamas pas nicht kein".split())
+#: Negation does not reach over these (a new clause or a new subject begins).
+NEGATION_STOPS = frozenset(". , but and i you he she they we it though although yet because so stop stopping quit help "
+                           "anymore".split())
+
+#: Words that turn an ideation/intent hit into intent/plan (timing).
+TIME_WORDS = frozenset("""
+tonight today tomorrow weekend morning evening midnight soon monday tuesday wednesday thursday friday
+saturday sunday birthday week month pm oclock hours minutes noon christmas holidays tmrw
+""".split())
+
+#: Frequent words: never chosen as a pattern's anchor when a rarer required word exists.
+COMMON_WORDS = frozenset("""
+a an the and or but if so i me my you your he she it we they them his her their our us is am are was were be
+been being to of in on at for with about from by as this that these those what when how why who where which
+all just really not no do does did have has had will would can could should shall may might must want
+wanted need going go get got think like feel know see say said make made take one up out off over down
+again more some any very too also now then than there here way time day people thing things much many
+well even still back only own same other new good bad first last long little right left come came give
+make let put use used work tell ask try call keep leave lot yes ok okay 2 u s t d ll m re ve
+""".split())
+
+SEVERITY = {"plan": 9, "intent": 8, "method": 7, "preparatory": 6, "self_harm": 5, "ideation": 4,
+            "wish_dead": 3, "warning_sign": 2, "third_person": 1}
+MARKER_CATEGORIES = frozenset({"exclude", "serious", "job", "accident", "moving"})
+
+# ---------------------------------------------------------------------------------------------------------
+# derived tables (lexicon for leet/typo/segmentation, fuzzy keywords)
+
+_EXTRA_WORDS = """
+a an the and or but if so i me my you your he she it we they them his her their is am are was were be been
+being to of in on at for with about from by as this that these those what when how why who all just
+really not no do does did have has had will would can could should shall may might must
+want need feel like going go get got think thinking life live living die dead death kill myself self
+suicide suicidal end it all tonight today tomorrow now please help sad alone anymore again never
+"""
+
+_WORD_RE = re.compile(r"(?<![@\w])[a-z0-9]+")
+
+
+def _lexicon() -> frozenset[str]:
+    words: set[str] = set(_EXTRA_WORDS.split())
+    for text in [*MACROS.values(), *(p[2] for p in PATTERNS)]:
+        words.update(_WORD_RE.findall(re.sub(r"@[A-Z0-9_]+", " ", text)))
+    for v in REWRITE.values():
+        words.update(v)
+    for pairs in MULTI.values():
+        for seq, repl in pairs:
+            words.update(seq)
+            words.update(repl)
+    words.update(HYPERBOLE_WORDS | TIME_WORDS | NEGATORS)
+    words.update(EMOJI.values())
+    return frozenset(w for w in words if w.isalpha() or w in {"2"})
+
+
+LEXICON: frozenset[str] = _lexicon()
+
+#: Words that ``*`` masks may hide (``s**cide``, ``k*ll``, ``mys*lf``).
+MASKABLE: tuple[str, ...] = tuple("""
+suicide suicidal kill killing myself yourself die dead death dying unalive hang hanging overdose self harm
+selfharm cutting cut life end ending hurt wrists pills noose gun shoot
+""".split())
+
+#: Long keywords corrected at one edit (``sucide``, ``suicdal``, ``myslef``, ``overdoes``).
+FUZZY_KEYWORDS: tuple[str, ...] = tuple("""
+suicide suicidal myself yourself himself herself themselves overdose overdosing unalive unaliving goodbye
+lethal painless burden stockpiling thinking tonight tomorrow anymore
+""".split())
+
+
+def _fuzzy_deletes() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for kw in FUZZY_KEYWORDS:
+        out.setdefault(kw, kw)
+        for i in range(len(kw)):
+            out.setdefault(kw[:i] + kw[i + 1 :], kw)
+    return out
+
+
+FUZZY_DELETES: dict[str, str] = _fuzzy_deletes()
+
+#: Words used to split glued or letter-spaced text (``iwanttodie``, ``k i l l m y s e l f``).
+SEGMENT_WORDS: frozenset[str] = frozenset(w for w in LEXICON if len(w) > 1 or w in {"i", "a"}) | frozenset(
+    k for k in REWRITE if k.isalpha() and len(k) > 1)
+SEGMENT_MAXLEN = max(len(w) for w in SEGMENT_WORDS)
+#: A glued token is split only when it contains one of these.
+GLUE_STEMS: tuple[str, ...] = ("myself", "suicid", "todie", "killmy", "endmy", "mylife", "unalive", "kms",
+                               "bedead", "wasdead", "kill", "die")
+#: A run of single letters is joined only when it contains one of these (keeps hostile input cheap).
+RUN_STEMS: tuple[str, ...] = ("ki", "di", "de", "su", "se", "li", "en", "ha", "hu", "cu", "km", "ov", "un",
+                              "ms", "yo", "od", "ti")

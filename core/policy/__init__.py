@@ -1,0 +1,18 @@
+"""Risk classification of agent requests (``shared/spec/tiers.md``).
+
+Public names: :class:`Classification`, :class:`PolicyTables`, :class:`Policy`, :func:`classify`.
+
+Module map (private):
+    ``_tables``  the policy's data: programs, flags, paths, words;
+    ``_lexer``   a linear shell reader (lists, pipes, substitutions, quoting, heredocs …);
+    ``_paths``   path classes (home, system directories, sensitive and .env files, devices);
+    ``_shell``   command tier: walks the parsed text with data flow and the program handlers;
+    ``_sql``     SQL statement splitter and classifier;
+    ``_pycode``  inline Python calls (os.system, subprocess, shutil.rmtree …);
+    ``_actions`` action names read as words;
+    ``_policy``  the classifier tying them together.
+"""
+
+from core.policy._policy import Classification, Policy, PolicyTables, classify
+
+__all__ = ["Classification", "Policy", "PolicyTables", "classify"]

@@ -1,0 +1,941 @@
+"""A linear, hand-written reader of shell text.
+
+It turns a command line into a list of simple commands with the structure a shell would see:
+lists and pipelines (``;`` ``&&`` ``||`` ``|`` ``&`` newlines), subshells ``( )`` and groups ``{ }``,
+command and process substitutions (``$( )``, backticks, ``<( )``), quoting, backslashes, heredocs,
+comments, redirects, assignments, ``for`` loops and function definitions.
+
+It never raises and never backtracks: every character is looked at a bounded number of times, and
+nesting deeper than :data:`MAX_DEPTH` is skipped (and flagged as damage) instead of recursed into.
+Text it cannot read as a shell would (unbalanced quotes, stray parentheses, too deep nesting) sets
+``Parser.damaged``; callers then also read the text loosely so nothing passes by failing.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_DEPTH = 12
+
+_WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
+_TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
+_SPACES = re.compile(r"[ \t\r\f\v]+")
+_DQ_RUN = re.compile(r'[^"\\$`]+')
+_VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\+?=")
+_PARENS = re.compile(r"[()]")
+_DIGITS = re.compile(r"[0-9]+")
+#: a simple command of plain words only (no quotes, expansions, redirects): read without the slow path
+_PLAIN_CMD = re.compile(r"([^\s'\"\\$`;&|()<>#]+(?:[ \t]+[^\s'\"\\$`;&|()<>#]+)*)[ \t]*(?=[;&|\n)]|\Z)")
+_PLAIN_WORD = re.compile(r"[^\s'\"\\$`;&|()<>]+(?=[\s;&|()<>]|\Z)")
+_SEP_RUN = re.compile(r"[;&|\s]+")
+_BRACE_RUN = re.compile(r"[{\s]+")
+#: commands that change the reader's state: never skipped as repeats
+_STATEFUL = frozenset(("cd", "pushd", "popd", "shift", "read", "set", "export", "unset", "source", ".", "declare",
+                       "local", "typeset", "readonly", "alias", "shopt", "trap", "exec"))
+
+_WS = frozenset(" \t\r\f\v")
+_CMD_END = frozenset("\n;&|)")
+_SKIP_WORDS = frozenset(("if", "then", "elif", "else", "do", "while", "until", "!", "fi", "done", "esac"))
+_SPECIAL_FIRST = frozenset(("{", "}", "for", "select", "case", "function", "[[", "((", "in"))
+
+# Word parts
+LIT = 0  # (LIT, text)
+VAR = 1  # (VAR, name, quoted)
+SUB = 2  # (SUB, script, quoted)
+
+
+class Word:
+    """One shell word: ``parts`` are literal text, variable references and substitutions."""
+
+    __slots__ = ("parts", "lit", "quoted")
+
+    def __init__(self, parts: list, quoted: bool):
+        self.parts = parts
+        self.quoted = quoted
+        if len(parts) == 1 and parts[0][0] == LIT:
+            self.lit = parts[0][1]
+        elif not parts:
+            self.lit = ""
+        else:
+            self.lit = None
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Word({self.parts!r})"
+
+
+class Redirect:
+    """A redirect: ``op`` is one of ``> >> >| &> &>> < <> << <<- <<< >& <&``."""
+
+    __slots__ = ("op", "fd", "target", "body", "delim", "dash", "subs")
+
+    def __init__(self, op: str, fd: str | None, target: Word | None):
+        self.op = op
+        self.fd = fd
+        self.target = target
+        self.body: str | None = None
+        self.delim = ""
+        self.dash = False
+        self.subs: list = []
+
+
+class Simple:
+    """A simple command: prefix assignments, words and redirects; ``start``/``end`` index the text."""
+
+    __slots__ = ("assigns", "words", "redirs", "start", "end", "test", "plain")
+
+    def __init__(self, assigns, words, redirs, start, end, test=False, plain=False):
+        self.assigns = assigns
+        self.words = words
+        self.redirs = redirs
+        self.start = start
+        self.end = end
+        self.test = test
+        self.plain = plain
+
+
+class Group:
+    """``( list )`` (``subshell`` True) or ``{ list; }``."""
+
+    __slots__ = ("body", "redirs", "subshell")
+
+    def __init__(self, body, redirs, subshell):
+        self.body = body
+        self.redirs = redirs
+        self.subshell = subshell
+
+
+class FuncDef:
+    """``name() body``."""
+
+    __slots__ = ("name", "body")
+
+    def __init__(self, name, body):
+        self.name = name
+        self.body = body
+
+
+class ForLoop:
+    """``for var in words`` (the body follows as ordinary commands)."""
+
+    __slots__ = ("var", "words")
+
+    def __init__(self, var, words):
+        self.var = var
+        self.words = words
+
+
+class Parser:
+    """Reads one text; :meth:`parse` returns a script: a list of ``(node, op)`` pairs."""
+
+    __slots__ = ("s", "n", "i", "depth", "damaged", "pending", "case_depth")
+
+    def __init__(self, s: str, depth: int = 0):
+        self.s = s
+        self.n = len(s)
+        self.i = 0
+        self.depth = depth
+        self.damaged = False
+        self.pending: list[Redirect] = []
+        self.case_depth = 0
+
+    # ------------------------------------------------------------------ lists
+    def parse(self) -> list:
+        """Read the whole text."""
+        out = self.parse_list(None)
+        if self.pending:
+            self.pending = []
+        return out
+
+    def parse_list(self, end: str | None) -> list:
+        s, n = self.s, self.n
+        items: list = []
+        while True:
+            m = _SPACES.match(s, self.i)
+            if m:
+                self.i = m.end()
+            i = self.i
+            if i >= n:
+                if end is not None:
+                    self.damaged = True
+                return items
+            c = s[i]
+            if c == "\n":
+                self.i = i + 1
+                if self.pending:
+                    self._read_heredocs()
+                continue
+            if c == "#":
+                j = s.find("\n", i)
+                self.i = n if j < 0 else j
+                continue
+            if c in ";&|" and i + 1 < n and s[i + 1] in ";&|\n \t":
+                run = _SEP_RUN.match(s, i).group()
+                self.i = i + len(run)
+                if (c != ";" or run.count(";") > 1 or "&" in run or "|" in run) and not self.case_depth:
+                    self.damaged = True
+                if self.pending:
+                    self._read_heredocs()
+                continue
+            if c == ";" or c == "&" or c == "|":
+                self.i = i + 1
+                if c != ";" or not self.case_depth:
+                    self.damaged = True
+                continue
+            if c == ")":
+                self.i = i + 1
+                if end == ")":
+                    return items
+                if not self.case_depth:
+                    self.damaged = True
+                continue
+            if c == "}" and end == "}" and (i + 1 >= n or s[i + 1] in " \t\n;&|)<>"):
+                self.i = i + 1
+                return items
+            if self.case_depth:
+                self._skip_case_pattern()
+                if self.i >= n:
+                    continue
+            start = self.i
+            node = self.command(end)
+            if node is None:
+                if self.i == start:  # no progress: skip a character so we always advance
+                    self.i += 1
+                    self.damaged = True
+                continue
+            op = self._operator()
+            items.append((node, op))
+            if type(node) is Simple and node.plain and node.words[0].lit not in _STATEFUL:
+                m = _SPACES.match(s, self.i)
+                if m:
+                    self.i = m.end()
+                unit = s[start:self.i]
+                if unit and self.i < n and s.startswith(unit, self.i):
+                    k = self.i
+                    ln = len(unit)
+                    while s.startswith(unit, k):
+                        k += ln
+                    self.i = k
+
+    def _operator(self) -> str | None:
+        s, n = self.s, self.n
+        m = _SPACES.match(s, self.i)
+        if m:
+            self.i = m.end()
+        i = self.i
+        if i >= n:
+            return None
+        c = s[i]
+        nxt = s[i + 1] if i + 1 < n else ""
+        if c == "&":
+            if nxt == "&":
+                self.i = i + 2
+                return "&&"
+            self.i = i + 1
+            return "&"
+        if c == "|":
+            if nxt == "|":
+                self.i = i + 2
+                return "||"
+            self.i = i + (2 if nxt == "&" else 1)
+            return "|"
+        if c == ";":
+            self.i = i + (2 if nxt == ";" else 1)
+            return ";"
+        if c == "\n":
+            self.i = i + 1
+            if self.pending:
+                self._read_heredocs()
+            return ";"
+        if c == "#":
+            j = s.find("\n", i)
+            self.i = n if j < 0 else j
+            return ";"
+        return None
+
+    def _skip_case_pattern(self) -> None:
+        # inside ``case … in``: a command may be preceded by ``pattern)``; look only a short way ahead.
+        s, i = self.s, self.i
+        if s.startswith("esac", i):
+            return
+        limit = min(self.n, i + 200)
+        j = i
+        while j < limit:
+            c = s[j]
+            if c == ")":
+                self.i = j + 1
+                return
+            if c in "\n;":
+                return
+            j += 1
+
+    # ---------------------------------------------------------------- commands
+    def command(self, end: str | None):
+        s, n = self.s, self.n
+        start = self.i
+        m = _PLAIN_CMD.match(s, start)
+        if m is not None:
+            ws = m.group(1).split()
+            first = ws[0]
+            if first not in _SKIP_WORDS and first not in _SPECIAL_FIRST and "=" not in first:
+                self.i = m.end()
+                return Simple([], [Word([(LIT, w)], False) for w in ws], [], start, self.i, plain=True)
+        assigns: list = []
+        words: list = []
+        redirs: list = []
+        while True:
+            m = _SPACES.match(s, self.i)
+            if m:
+                self.i = m.end()
+            i = self.i
+            if i >= n:
+                break
+            c = s[i]
+            if c in _CMD_END:
+                if c == "&" and i + 1 < n and s[i + 1] == ">":
+                    self._redirect(None, redirs)
+                    continue
+                break
+            if c == "#":
+                j = s.find("\n", i)
+                self.i = n if j < 0 else j
+                break
+            if c == "(":
+                if not words and not assigns:
+                    if i + 1 < n and s[i + 1] == "(":
+                        self._skip_parens(i)
+                        return Simple([], [Word([(LIT, "((")], False)], [], start, self.i, test=True)
+                    return self._group(i, ")")
+                if len(words) == 1 and not assigns and words[0].lit is not None:
+                    j = i + 1
+                    while j < n and s[j] in _WS:
+                        j += 1
+                    if j < n and s[j] == ")":
+                        self.i = j + 1
+                        return self._funcdef(words[0].lit, end)
+                self.damaged = True
+                self._skip_parens(i)
+                continue
+            if (c == "<" or c == ">") and not (i + 1 < n and s[i + 1] == "(" and self._at_word_start(i)):
+                self._redirect(None, redirs)
+                continue
+            pm = _PLAIN_WORD.match(s, i)
+            if pm is not None and words:
+                words.append(Word([(LIT, pm.group())], False))
+                self.i = pm.end()
+                continue
+            w = self.word()
+            if self.i == i:  # nothing read
+                self.i = i + 1
+                self.damaged = True
+                continue
+            if not w.parts and not w.quoted:  # a line continuation alone
+                continue
+            j = self.i
+            if j < n and (s[j] == "<" or s[j] == ">") and w.lit is not None and _DIGITS.fullmatch(w.lit):
+                if not (j + 1 < n and s[j + 1] == "("):
+                    self._redirect(w.lit, redirs)
+                    continue
+            if not words:
+                lit = w.lit
+                if not assigns and lit is not None and not w.quoted:
+                    if lit in _SKIP_WORDS:
+                        if lit == "esac" and self.case_depth:
+                            self.case_depth -= 1
+                        continue
+                    if lit == "{":
+                        if self.depth >= MAX_DEPTH:
+                            self.damaged = True
+                            self.i = _BRACE_RUN.match(s, self.i).end() if self.i < n else n
+                            continue
+                        self.depth += 1
+                        body = self.parse_list("}")
+                        self.depth -= 1
+                        g_redirs: list = []
+                        self._trailing_redirects(g_redirs)
+                        return Group(body, g_redirs, False)
+                    if lit == "}":
+                        self.damaged = self.damaged or end != "}"
+                        continue
+                    if lit in ("for", "select"):
+                        return self._for()
+                    if lit == "case":
+                        return self._case(start)
+                    if lit == "function":
+                        return self._function(end)
+                    if lit == "[[":
+                        return self._test(start)
+                if w.parts and w.parts[0][0] == LIT and not words:
+                    am = _ASSIGN.match(w.parts[0][1])
+                    if am:
+                        if self.i < n and s[self.i] == "(" and am.end() == len(w.parts[0][1]) and len(w.parts) == 1:
+                            self._skip_parens(self.i)
+                            assigns.append((am.group(1), Word([(VAR, "?", False)], False)))
+                            continue
+                        rest = w.parts[0][1][am.end():]
+                        vparts = ([(LIT, rest)] if rest else []) + list(w.parts[1:])
+                        assigns.append((am.group(1), Word(vparts, w.quoted)))
+                        continue
+            words.append(w)
+        if not words and not assigns and not redirs:
+            return None
+        return Simple(assigns, words, redirs, start, self.i)
+
+    def _at_word_start(self, i: int) -> bool:
+        return i == 0 or self.s[i - 1] in " \t\n;&|(<>"
+
+    def _group(self, i: int, close: str):
+        if self.depth >= MAX_DEPTH:
+            self.damaged = True
+            self._skip_parens(i)
+            return Simple([], [], [], i, self.i)
+        self.i = i + 1
+        self.depth += 1
+        body = self.parse_list(close)
+        self.depth -= 1
+        redirs: list = []
+        self._trailing_redirects(redirs)
+        return Group(body, redirs, True)
+
+    def _trailing_redirects(self, redirs: list) -> None:
+        s, n = self.s, self.n
+        while True:
+            m = _SPACES.match(s, self.i)
+            if m:
+                self.i = m.end()
+            i = self.i
+            if i < n and (s[i] == "<" or s[i] == ">" or (s[i] == "&" and i + 1 < n and s[i + 1] == ">")):
+                self._redirect(None, redirs)
+                continue
+            m = _DIGITS.match(s, i)
+            if m and m.end() < n and s[m.end()] in "<>":
+                self.i = m.end()
+                self._redirect(m.group(), redirs)
+                continue
+            return
+
+    def _funcdef(self, name: str, end: str | None):
+        s, n = self.s, self.n
+        while self.i < n and s[self.i] in " \t\r\n":
+            self.i += 1
+        if self.i >= n:
+            self.damaged = True
+            return FuncDef(name, [])
+        start = self.i
+        body = self.command(end)
+        if body is None:
+            if self.i == start:
+                self.i += 1
+            return FuncDef(name, [])
+        return FuncDef(name, [(body, None)])
+
+    def _function(self, end: str | None):
+        s, n = self.s, self.n
+        m = _SPACES.match(s, self.i)
+        if m:
+            self.i = m.end()
+        w = self.word()
+        name = w.lit or "?"
+        m = _SPACES.match(s, self.i)
+        if m:
+            self.i = m.end()
+        if self.i + 1 < n and s[self.i] == "(" and s[self.i + 1] == ")":
+            self.i += 2
+        return self._funcdef(name, end)
+
+    def _for(self):
+        s, n = self.s, self.n
+        m = _SPACES.match(s, self.i)
+        if m:
+            self.i = m.end()
+        if s.startswith("((", self.i):
+            self._skip_parens(self.i)
+            return ForLoop("?", [])
+        var = self.word().lit or "?"
+        words: list = []
+        seen_in = False
+        while True:
+            m = _SPACES.match(s, self.i)
+            if m:
+                self.i = m.end()
+            i = self.i
+            if i >= n or s[i] in "\n;&|()<>":
+                break
+            start = i
+            w = self.word()
+            if self.i == start:
+                self.i += 1
+                break
+            if not seen_in and w.lit == "in":
+                seen_in = True
+                continue
+            if w.lit == "do" and not w.quoted:
+                break
+            words.append(w)
+        return ForLoop(var, words)
+
+    def _case(self, start: int):
+        s, n = self.s, self.n
+        words: list = []
+        while True:
+            m = _SPACES.match(s, self.i)
+            if m:
+                self.i = m.end()
+            i = self.i
+            if i >= n or s[i] in "\n;&|()<>":
+                break
+            w = self.word()
+            if self.i == i:
+                self.i += 1
+                break
+            if w.lit == "in":
+                self.case_depth += 1
+                break
+            words.append(w)
+        return Simple([], [Word([(LIT, "case")], False)] + words, [], start, self.i, test=True)
+
+    def _test(self, start: int):
+        s, n = self.s, self.n
+        words = [Word([(LIT, "[[")], False)]
+        while True:
+            m = _SPACES.match(s, self.i)
+            if m:
+                self.i = m.end()
+            i = self.i
+            if i >= n or s[i] in "\n;":
+                break
+            w = self.word(test=True)
+            if self.i == i:
+                self.i += 1
+                continue
+            words.append(w)
+            if w.lit == "]]":
+                break
+        return Simple([], words, [], start, self.i, test=True)
+
+    # --------------------------------------------------------------- redirects
+    def _redirect(self, fd: str | None, redirs: list) -> None:
+        s, n, i = self.s, self.n, self.i
+        if s.startswith("&>>", i):
+            op, i = "&>>", i + 3
+        elif s.startswith("&>", i):
+            op, i = "&>", i + 2
+        elif s.startswith("<<<", i):
+            op, i = "<<<", i + 3
+        elif s.startswith("<<-", i):
+            op, i = "<<-", i + 3
+        elif s.startswith("<<", i):
+            op, i = "<<", i + 2
+        elif s.startswith(">>", i):
+            op, i = ">>", i + 2
+        elif s.startswith(">&", i):
+            op, i = ">&", i + 2
+        elif s.startswith("<&", i):
+            op, i = "<&", i + 2
+        elif s.startswith(">|", i):
+            op, i = ">", i + 2
+        elif s.startswith("<>", i):
+            op, i = "<>", i + 2
+        elif s[i] == ">":
+            op, i = ">", i + 1
+        else:
+            op, i = "<", i + 1
+        self.i = i
+        m = _SPACES.match(s, self.i)
+        if m:
+            self.i = m.end()
+        if self.i >= n or s[self.i] in "\n;&|)<>(":
+            self.damaged = True
+            redirs.append(Redirect(op, fd, Word([], False)))
+            return
+        target = self.word()
+        r = Redirect(op, fd, target)
+        redirs.append(r)
+        if op == "<<" or op == "<<-":
+            r.delim = "".join(p[1] if p[0] == LIT else ("$" + p[1] if p[0] == VAR else "") for p in target.parts)
+            r.dash = op == "<<-"
+            r.subs = None if target.quoted else []
+            self.pending.append(r)
+
+    def _read_heredocs(self) -> None:
+        s, n = self.s, self.n
+        pending, self.pending = self.pending, []
+        for r in pending:
+            b = self.i
+            delim = r.delim
+            if r.dash:
+                pos = b
+                body_end = n
+                nxt = n
+                while pos < n:
+                    nl = s.find("\n", pos)
+                    if nl < 0:
+                        nl = n
+                    if s[pos:nl].lstrip("\t") == delim:
+                        body_end, nxt = pos, min(nl + 1, n)
+                        break
+                    pos = nl + 1
+                else:
+                    self.damaged = True
+            elif s.startswith(delim + "\n", b) or s[b:] == delim:
+                body_end, nxt = b, min(b + len(delim) + 1, n)
+            else:
+                k = s.find("\n" + delim + "\n", b - 1 if b else 0)
+                if k >= 0:
+                    body_end, nxt = k + 1, k + len(delim) + 2
+                elif s.endswith("\n" + delim) and n - len(delim) - 1 >= b - 1:
+                    body_end, nxt = n - len(delim), n
+                else:
+                    body_end, nxt = n, n
+            r.body = s[b:body_end]
+            self.i = nxt
+            if r.subs is not None and ("$(" in r.body or "`" in r.body) and self.depth < MAX_DEPTH:
+                sub = Parser(r.body, self.depth + 1)
+                parts: list = []
+                sub._dquote_body(parts)
+                r.subs = [p[1] for p in parts if p[0] == SUB]
+                self.damaged = self.damaged or sub.damaged
+
+    # ------------------------------------------------------------------- words
+    def word(self, test: bool = False) -> Word:
+        s, n = self.s, self.n
+        i = self.i
+        parts: list = []
+        buf: list = []
+        quoted = False
+        run = _TEST_RUN if test else _WORD_RUN
+        while i < n:
+            c = s[i]
+            if c in " \t\n\r\f\v":
+                break
+            if c in ";&|()<>":
+                if test and c not in ";":
+                    buf.append(c)
+                    i += 1
+                    continue
+                if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(" and not buf and not parts:
+                    self.i = i + 2
+                    sub = self._subscript()
+                    parts.append((SUB, sub, False))
+                    i = self.i
+                    continue
+                break
+            if c == "\\":
+                if i + 1 < n:
+                    if s[i + 1] == "\n":
+                        i += 2
+                        continue
+                    buf.append(s[i + 1])
+                    quoted = True
+                    i += 2
+                    continue
+                self.damaged = True
+                i += 1
+                continue
+            if c == "'":
+                j = s.find("'", i + 1)
+                if j < 0:
+                    self.damaged = True
+                    buf.append(s[i + 1:])
+                    i = n
+                    quoted = True
+                    break
+                buf.append(s[i + 1:j])
+                quoted = True
+                i = j + 1
+                continue
+            if c == '"':
+                self.i = i + 1
+                if buf:
+                    parts.append((LIT, "".join(buf)))
+                    buf = []
+                self._dquote(parts)
+                quoted = True
+                i = self.i
+                continue
+            if c == "$":
+                if buf:
+                    parts.append((LIT, "".join(buf)))
+                    buf = []
+                self.i = i
+                q = self._dollar(parts, False)
+                quoted = quoted or q
+                i = self.i
+                continue
+            if c == "`":
+                if buf:
+                    parts.append((LIT, "".join(buf)))
+                    buf = []
+                self.i = i
+                self._backtick(parts, False)
+                i = self.i
+                continue
+            m = run.match(s, i)
+            if m is None:  # pragma: no cover - defensive
+                buf.append(c)
+                i += 1
+                continue
+            buf.append(m.group())
+            i = m.end()
+        self.i = i
+        if buf:
+            parts.append((LIT, "".join(buf)))
+        # merge adjacent literal parts
+        if len(parts) > 1:
+            merged: list = []
+            for p in parts:
+                if p[0] == LIT and merged and merged[-1][0] == LIT:
+                    merged[-1] = (LIT, merged[-1][1] + p[1])
+                else:
+                    merged.append(p)
+            parts = merged
+        return Word(parts, quoted)
+
+    def _dquote(self, parts: list) -> None:
+        """Read up to the closing double quote (self.i is just after the opening one)."""
+        s, n = self.s, self.n
+        i = self.i
+        buf: list = []
+        while i < n:
+            c = s[i]
+            if c == '"':
+                i += 1
+                break
+            if c == "\\":
+                if i + 1 < n:
+                    d = s[i + 1]
+                    if d == "\n":
+                        i += 2
+                        continue
+                    if d in '$`"\\':
+                        buf.append(d)
+                    else:
+                        buf.append("\\" + d)
+                    i += 2
+                    continue
+                buf.append("\\")
+                i += 1
+                continue
+            if c == "$":
+                if buf:
+                    parts.append((LIT, "".join(buf)))
+                    buf = []
+                self.i = i
+                self._dollar(parts, True)
+                i = self.i
+                continue
+            if c == "`":
+                if buf:
+                    parts.append((LIT, "".join(buf)))
+                    buf = []
+                self.i = i
+                self._backtick(parts, True)
+                i = self.i
+                continue
+            m = _DQ_RUN.match(s, i)
+            buf.append(m.group())
+            i = m.end()
+        else:
+            self.damaged = True
+        self.i = i
+        if buf:
+            parts.append((LIT, "".join(buf)))
+        elif not parts:
+            parts.append((LIT, ""))
+
+    def _dquote_body(self, parts: list) -> None:
+        """Read the whole text as the inside of double quotes (unquoted heredoc bodies)."""
+        s, n = self.s, self.n
+        i = 0
+        while i < n:
+            c = s[i]
+            if c == "$":
+                self.i = i
+                self._dollar(parts, True)
+                i = self.i
+            elif c == "`":
+                self.i = i
+                self._backtick(parts, True)
+                i = self.i
+            elif c == "\\":
+                i += 2
+            else:
+                j1 = s.find("$", i)
+                j2 = s.find("`", i)
+                j3 = s.find("\\", i)
+                cands = [j for j in (j1, j2, j3) if j >= 0]
+                i = min(cands) if cands else n
+
+    def _subscript(self) -> list:
+        """Parse a substitution body after its opening ``(``; returns its script."""
+        if self.depth >= MAX_DEPTH:
+            self.damaged = True
+            self._skip_parens(self.i - 1)
+            return []
+        self.depth += 1
+        saved_case = self.case_depth
+        self.case_depth = 0
+        body = self.parse_list(")")
+        self.case_depth = saved_case
+        self.depth -= 1
+        return body
+
+    def _dollar(self, parts: list, quoted: bool) -> bool:
+        s, n = self.s, self.n
+        i = self.i
+        nxt = s[i + 1] if i + 1 < n else ""
+        if nxt == "(":
+            if i + 2 < n and s[i + 2] == "(":
+                self._skip_parens(i + 1)
+                parts.append((VAR, "?", quoted))
+                return False
+            self.i = i + 2
+            parts.append((SUB, self._subscript(), quoted))
+            return False
+        if nxt == "{":
+            j = s.find("}", i + 2)
+            if j < 0:
+                self.damaged = True
+                m = _VARNAME.match(s, i + 2)
+                self.i = m.end() if m else n
+                parts.append((VAR, m.group() if m else "?", quoted))
+                return False
+            inner = s[i + 2:j]
+            m = _VARNAME.match(inner)
+            if m and (m.end() == len(inner) or inner[m.end()] in ":-=+?"):
+                name = m.group()
+                if m.end() < len(inner) and inner[m.end():m.end() + 2] in (":-", ":=") or inner[m.end():m.end() + 1] in ("-", "="):
+                    name = m.group()
+            elif inner[:1].isdigit() and inner.isdigit():
+                name = inner
+            else:
+                name = "?"
+            parts.append((VAR, name, quoted))
+            self.i = j + 1
+            return False
+        if nxt == "'" and not quoted:
+            j = i + 2
+            buf: list = []
+            while j < n and s[j] != "'":
+                if s[j] == "\\" and j + 1 < n:
+                    j = _ansi_escape(s, j, buf)
+                    continue
+                buf.append(s[j])
+                j += 1
+            if j >= n:
+                self.damaged = True
+            parts.append((LIT, "".join(buf)))
+            self.i = min(j + 1, n)
+            return True
+        if nxt == '"' and not quoted:
+            self.i = i + 2
+            self._dquote(parts)
+            return True
+        m = _VARNAME.match(s, i + 1)
+        if m:
+            parts.append((VAR, m.group(), quoted))
+            self.i = m.end()
+            return False
+        if nxt and (nxt.isdigit() or nxt in "@*#?$!-"):
+            parts.append((VAR, nxt, quoted))
+            self.i = i + 2
+            return False
+        parts.append((LIT, "$"))
+        self.i = i + 1
+        return False
+
+    def _backtick(self, parts: list, quoted: bool) -> None:
+        s, n = self.s, self.n
+        i = self.i
+        j = i + 1
+        while True:
+            k = s.find("`", j)
+            if k < 0:
+                self.damaged = True
+                k = n
+                break
+            b = k - 1
+            while b > i and s[b] == "\\":
+                b -= 1
+            if (k - 1 - b) % 2 == 0:
+                break
+            j = k + 1
+        inner = s[i + 1:k]
+        self.i = min(k + 1, n)
+        if not inner.strip():
+            parts.append((VAR, "?", quoted))
+            return
+        if "\\" in inner:
+            inner = inner.replace("\\`", "`").replace("\\$", "$").replace("\\\\", "\\")
+        if self.depth >= MAX_DEPTH:
+            self.damaged = True
+            parts.append((VAR, "?", quoted))
+            return
+        sub = Parser(inner, self.depth + 1)
+        script = sub.parse()
+        self.damaged = self.damaged or sub.damaged
+        parts.append((SUB, script, quoted))
+
+    def _skip_parens(self, i: int) -> None:
+        """Skip from an opening parenthesis at ``i`` to its match (a flat, linear count)."""
+        s = self.s
+        depth = 0
+        for m in _PARENS.finditer(s, i):
+            if m.group() == "(":
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    self.i = m.end()
+                    return
+        self.damaged = True
+        self.i = self.n
+
+
+_ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v",
+        "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _ansi_escape(s: str, j: int, buf: list) -> int:
+    """Decode one backslash escape of ``$'…'`` at ``s[j]``; returns the next index."""
+    d = s[j + 1]
+    if d in _ESC:
+        buf.append(_ESC[d])
+        return j + 2
+    if d == "x":
+        hx = ""
+        k = j + 2
+        while k < len(s) and len(hx) < 2 and s[k] in "0123456789abcdefABCDEF":
+            hx += s[k]
+            k += 1
+        buf.append(chr(int(hx, 16)) if hx else "\\x")
+        return k
+    if d in "01234567":
+        oc = ""
+        k = j + 1
+        while k < len(s) and len(oc) < 3 and s[k] in "01234567":
+            oc += s[k]
+            k += 1
+        buf.append(chr(int(oc, 8)))
+        return k
+    if d in "uU":
+        hx = ""
+        k = j + 2
+        lim = 4 if d == "u" else 8
+        while k < len(s) and len(hx) < lim and s[k] in "0123456789abcdefABCDEF":
+            hx += s[k]
+            k += 1
+        try:
+            buf.append(chr(int(hx, 16)) if hx else "\\" + d)
+        except (ValueError, OverflowError):
+            buf.append("?")
+        return k
+    buf.append("\\" + d)
+    return j + 2
+
+
+def parse(text: str) -> tuple[list, bool]:
+    """Parse ``text``; returns ``(script, damaged)``."""
+    p = Parser(text)
+    script = p.parse()
+    return script, p.damaged

@@ -1,0 +1,256 @@
+"""Path classes of tiers.md ("Paths"): root, home directories, system directories, sensitive files,
+``.env`` files, block devices, null devices and the workspace.
+
+Paths are normalised lexically (no file system access). ``~`` stands for the user's home; ``\\x00`` marks
+a part whose value is not known until run time (an unknown variable or command substitution).
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from core.policy import _tables as T
+
+UNKNOWN_MARK = "\x00"
+
+# path classes (strings so reasons can name them)
+ROOT = "root"
+HOME = "home"
+SYSROOT = "sysroot"
+SYSTEM = "system"
+SENSITIVE = "sensitive"
+ENV = "env"
+BLOCKDEV = "blockdev"
+NULLDEV = "nulldev"
+SYSRQ = "sysrq"
+WORKSPACE = "workspace"
+OTHER = "other"
+UNKNOWN = "unknown"
+CONTAINER = "container"
+
+#: classes a recursive delete of which is CRITICAL
+CRITICAL_TREES = frozenset((ROOT, HOME, SYSROOT))
+
+_LABEL = {
+    ROOT: "the root directory",
+    HOME: "a home directory",
+    SYSROOT: "system directory",
+    SYSTEM: "inside a system directory",
+    SENSITIVE: "sensitive file",
+    ENV: ".env file",
+    BLOCKDEV: "block device",
+    NULLDEV: "null device",
+    SYSRQ: "kernel SysRq trigger",
+    WORKSPACE: "workspace",
+    OTHER: "outside the workspace",
+    UNKNOWN: "target unknown until run time",
+    CONTAINER: "inside the container",
+}
+
+
+def label(cls: str) -> str:
+    """Words for a path class, for reasons."""
+    return _LABEL.get(cls, cls)
+
+
+def normalize(path: str, cwd: str | None) -> str:
+    """Lexically normalise ``path`` against ``cwd`` (``None``: relative paths stay relative)."""
+    if not path:
+        return path
+    if path[0] == "~":
+        slash = path.find("/")
+        head, rest = (path, "") if slash < 0 else (path[:slash], path[slash + 1:])
+        base = head  # "~" or "~user"
+        return _join(base, rest)
+    if path[0] == "/":
+        return _join("/", path[1:])
+    if cwd:
+        if cwd.endswith("/*"):
+            cwd = cwd[:-2]
+        if cwd == "/":
+            return _join("/", path)
+        if cwd[0] == "/":
+            return _join("/", cwd[1:] + "/" + path)
+        if cwd[0] == "~":
+            return normalize(cwd + "/" + path, None)
+        return _join("", cwd + "/" + path)
+    return _join("", path)
+
+
+def _join(base: str, rest: str) -> str:
+    parts: list[str] = []
+    if base and base != "/":
+        parts = [p for p in base.split("/") if p and p != "."]
+        root = base.startswith("/")
+    else:
+        root = base == "/"
+    for p in rest.split("/"):
+        if not p or p == ".":
+            continue
+        if p == "..":
+            if parts and parts[-1] != ".." and not parts[-1].startswith("~"):
+                parts.pop()
+            elif not root and not (parts and parts[0].startswith("~")):
+                parts.append("..")
+            continue
+        parts.append(p)
+    if root:
+        return "/" + "/".join(parts)
+    return "/".join(parts) if parts else "."
+
+
+def home_rest(p: str) -> str | None:
+    """The part of ``p`` below a home directory (``""`` for the home itself), else None."""
+    if p.startswith("~"):
+        slash = p.find("/")
+        return "" if slash < 0 else p[slash + 1:]
+    for prefix in ("/home/", "/Users/"):
+        if p.startswith(prefix):
+            rest = p[len(prefix):]
+            slash = rest.find("/")
+            if slash < 0:
+                return "" if rest else None
+            return rest[slash + 1:]
+    if p == "/root":
+        return ""
+    if p.startswith("/root/"):
+        return p[6:]
+    return None
+
+
+def _is_env_file(base: str) -> bool:
+    return base == ".env" or base.startswith(".env.")
+
+
+def is_sensitive(p: str) -> bool:
+    """A sensitive file of the policy (``~/.ssh/*``, start-up and credential files); not ``.env``."""
+    rest = home_rest(p)
+    if rest:
+        if rest in T.SENSITIVE_HOME_FILES:
+            return True
+        for d in T.SENSITIVE_HOME_DIRS:
+            if rest == d or rest.startswith(d + "/"):
+                return True
+    return False
+
+
+def is_block_device(p: str) -> bool:
+    """``/dev/sd*``, ``/dev/nvme*``, ``/dev/mapper/…`` and the like."""
+    if not p.startswith("/dev/"):
+        return False
+    rest = p[5:]
+    return rest.startswith(T.BLOCK_DEVICE_PREFIXES)
+
+
+def classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str | None = None,
+                  container=None) -> str:
+    """Return the class of the (already expanded) path text ``p``."""
+    if not p:
+        return WORKSPACE
+    if UNKNOWN_MARK in p:
+        return _classify_unknown(p, ctx_cwd)
+    if container is not None:
+        host = _map_container(p, ctx_cwd, container)
+        if host is None:
+            return CONTAINER
+        p, ctx_cwd = host, None
+    n = normalize(p, ctx_cwd)
+    if n.startswith(".."):
+        return OTHER if workspace or ctx_cwd else WORKSPACE
+    star = False
+    if n.endswith("/*") or n == "*":
+        star = True
+        n = n[:-2] if n.endswith("/*") else "."
+        if not n:
+            n = "/"
+    if n == "/":
+        return ROOT
+    if n[0] == "/" and n.count("/") == 1 and _has_glob(n):
+        # a glob among the top-level directories (/e*, /?tc) may match a system directory
+        pat = n[1:]
+        for d in T.TOP_LEVEL_NAMES:
+            if fnmatchcase(d, pat):
+                return SYSROOT
+    rest = home_rest(n)
+    if rest is not None:
+        if rest == "" or (rest == "*" and not star):
+            return HOME
+        if rest.count("/") == 0 and _has_glob(rest) and not _has_glob(rest[:1]):
+            pass
+    if n in T.SYSTEM_DIRS:
+        return SYSROOT
+    if star:
+        # dir/* of an ordinary directory is inside it
+        pass
+    if n == "/proc/sysrq-trigger":
+        return SYSRQ
+    if n in T.NULL_DEVICES or n.startswith("/dev/fd/"):
+        return NULLDEV
+    if is_block_device(n):
+        return BLOCKDEV
+    base = n.rsplit("/", 1)[-1]
+    if _is_env_file(base):
+        return ENV
+    if is_sensitive(n):
+        return SENSITIVE
+    if workspace and workspace != "/" and (n == workspace or n.startswith(workspace + "/")):
+        if workspace not in T.SYSTEM_DIRS:
+            return WORKSPACE
+    if n[0] == "/":
+        if rest is not None:
+            # under a home directory: own home is workspace-like, another user's home is system
+            if n.startswith("/root"):
+                return SYSTEM
+            if user is not None:
+                name = n.split("/")[2]
+                if name != user:
+                    return SYSTEM
+            return WORKSPACE
+        for d in T.SYSTEM_DIRS:
+            if n.startswith(d + "/"):
+                return SYSTEM
+        return OTHER
+    if n[0] == "~":
+        if n.startswith("~/") or n == "~":
+            return WORKSPACE
+        return SYSTEM  # another user's home
+    return WORKSPACE
+
+
+def _has_glob(s: str) -> bool:
+    return "*" in s or "?" in s or "[" in s
+
+
+def _classify_unknown(p: str, ctx_cwd: str | None) -> str:
+    """A path with a part unknown until run time."""
+    q = p.replace(UNKNOWN_MARK, "")
+    # `/home/$USER`, `/Users/$X`: a home directory whoever the user is
+    for prefix in ("/home/", "/Users/"):
+        if p.startswith(prefix):
+            rest = p[len(prefix):].rstrip("/")
+            if rest == UNKNOWN_MARK or rest == UNKNOWN_MARK + "/*":
+                return HOME
+    if q in ("", "/", "/*") and p.startswith(UNKNOWN_MARK):
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _map_container(p: str, ctx_cwd: str | None, container) -> str | None:
+    """Map a container path back to the host through bind mounts; None when not mounted."""
+    n = normalize(p, ctx_cwd or "/")
+    if n[0] != "/":
+        return None
+    best = None
+    for cpath, hpath in container:
+        if n == cpath or n.startswith(cpath.rstrip("/") + "/") or cpath == "/":
+            if best is None or len(cpath) > len(best[0]):
+                best = (cpath, hpath)
+    if best is None:
+        return None
+    cpath, hpath = best
+    rest = n[len(cpath):].lstrip("/") if cpath != "/" else n.lstrip("/")
+    if hpath == UNKNOWN_MARK:
+        return UNKNOWN_MARK + ("/" + rest if rest else "")
+    if not rest:
+        return hpath
+    return hpath.rstrip("/") + "/" + rest

@@ -1,0 +1,261 @@
+"""The classifier: crisis first, then the kind of action (shell, database, known, unknown) and the
+tier of its command (tiers.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from core.crisis import CrisisMatch, detect_crisis
+from core.policy import _paths as P
+from core.policy import _tables as T
+from core.policy._actions import exact_key, split_words, tool_part, word_tier
+from core.policy._pycode import scan_python
+from core.policy._shell import Acc, ShellReader, _scan_code
+from core.policy._sql import classify_sql
+from core.tiers import Tier
+
+S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+#: longest command text read (the API caps commands at 32 KiB of UTF-8)
+MAX_COMMAND = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    """The verdict on one request.
+
+    Attributes:
+        tier: the risk tier (CRITICAL for a crisis).
+        reason: a phone-readable explanation naming the rule that decided.
+        rule: a stable rule id, e.g. ``shell.rm.recursive.sysroot``, ``action.word.deploy``, ``sql.drop``.
+        crisis: the crisis match when crisis language was found, else None.
+    """
+
+    tier: Tier
+    reason: str
+    rule: str
+    crisis: CrisisMatch | None = None
+
+
+@dataclass(frozen=True)
+class PolicyTables:
+    """Operator extensions of the built-in tables (config ``policy.*``).
+
+    Attributes:
+        shell_actions: extra action names whose command is read as shell.
+        action_tiers: extra exact action names and their tier; they win over the built-in names and words.
+        read_only_programs: extra programs that are SAFE (read-only).
+    """
+
+    shell_actions: tuple[str, ...] = ()
+    action_tiers: Mapping[str, Tier] = field(default_factory=lambda: MappingProxyType({}))
+    read_only_programs: tuple[str, ...] = ()
+
+
+def _snippet(text: str, limit: int = 80) -> str:
+    one = " ".join(text.split())
+    if len(one) > limit:
+        one = one[: limit - 1] + "…"
+    return one.replace("`", "'")
+
+
+_TIER_NAMES = {t: t.name for t in Tier}
+
+
+class Policy:
+    """A classifier built from the default tables plus operator extensions.
+
+    Everything that can be computed ahead (tables, handler maps) is computed in ``__init__``;
+    :meth:`classify` is then safe to call from any thread.
+    """
+
+    def __init__(self, tables: PolicyTables | None = None):
+        tables = tables or PolicyTables()
+        self.tables = tables
+        self._shell_actions = frozenset(exact_key(a) for a in tables.shell_actions)
+        exact = dict(T.ACTION_EXACT)
+        for name, tier in tables.action_tiers.items():
+            exact[exact_key(name)] = Tier.parse(tier)
+        self._exact = exact
+        self._extra_exact = frozenset(exact_key(n) for n in tables.action_tiers)
+        self._reader = ShellReader(tables.read_only_programs)
+        self._action_cache: dict = {}
+
+    # ------------------------------------------------------------------ public
+    def classify(self, action: str, command: str | None = None, description: str | None = None,
+                 cwd: str | None = None) -> Classification:
+        """Classify one request. Never raises on any string input."""
+        try:
+            return self._classify(action, command, description, cwd)
+        except Exception as exc:  # pragma: no cover - last line of defence: fail closed
+            return Classification(Tier.HIGH, f"could not be classified ({type(exc).__name__}): review it",
+                                  "internal.error")
+
+    # ---------------------------------------------------------------- internals
+    def _classify(self, action, command, description, cwd) -> Classification:
+        action = action if isinstance(action, str) else str(action or "")
+        command = command if isinstance(command, str) else ("" if command is None else str(command))
+        if len(command) > MAX_COMMAND:
+            command = command[:MAX_COMMAND]
+        crisis = detect_crisis(action, command, description)
+        if crisis is not None:
+            return Classification(Tier.CRITICAL, f"crisis language ({crisis.category})", f"crisis.{crisis.category}",
+                                  crisis)
+        kind, info = self._action_kind(action)
+        if kind == "shell":
+            return self._shell_action(command, cwd)
+        if kind == "database":
+            return self._database_action(action, info, command)
+        if kind == "unknown":
+            return self._unknown_action(action, command, cwd)
+        return self._known_action(action, info, command, cwd)
+
+    def _action_kind(self, action: str):
+        hit = self._action_cache.get(action)
+        if hit is not None:
+            return hit
+        tool = tool_part(action)
+        key = exact_key(tool)
+        words = split_words(tool)
+        wset = frozenset(words)
+        if key in self._shell_actions or exact_key(action) in self._shell_actions:
+            res = ("shell", None)
+        elif key in self._extra_exact:
+            res = ("known", (self._exact[key], f"action.exact.{key}", f"{tool} is listed as "
+                             f"{_TIER_NAMES[self._exact[key]]}", words, key))
+        elif wset & T.DATABASE_WORDS:
+            res = ("database", (words, key))
+        elif key in self._exact:
+            res = ("known", (self._exact[key], f"action.exact.{key}", f"{tool} is listed as "
+                             f"{_TIER_NAMES[self._exact[key]]}", words, key))
+        elif wset & T.SHELL_WORDS:
+            res = ("shell", None)
+        else:
+            wt = word_tier(words)
+            if wt is None:
+                res = ("unknown", (words, key))
+            else:
+                res = ("known", (wt[0], wt[1], f"{wt[2]} ({tool})", words, key))
+        if len(self._action_cache) < 4096:
+            self._action_cache[action] = res
+        return res
+
+    def _shell_tier(self, command: str, cwd: str | None) -> Acc:
+        acc, _damaged = self._reader.classify(command, cwd)
+        return acc
+
+    def _shell_action(self, command: str, cwd: str | None) -> Classification:
+        if not command.strip():
+            return Classification(L, "shell.empty", "empty command", "shell.empty")
+        acc = self._shell_tier(command, cwd)
+        if acc.tier < 0:
+            return Classification(S, "nothing runs (comment only)", "shell.comment")
+        return Classification(Tier(acc.tier), f"{acc.reason} in `{_snippet(command)}`", acc.rule)
+
+    def _unknown_action(self, action: str, command: str, cwd: str | None) -> Classification:
+        best = (L, "action.unknown", f"unknown action {_snippet(action, 40)}")
+        if command.strip():
+            acc = self._shell_tier(command, cwd)
+            if acc.tier > best[0]:
+                best = (Tier(acc.tier), acc.rule, f"{acc.reason} in `{_snippet(command)}`")
+        return Classification(best[0], best[2], best[1])
+
+    def _database_action(self, action: str, info, command: str) -> Classification:
+        words, _key = info
+        if command.strip():
+            tier, rule, reason, _ok = classify_sql(command)
+            best = (tier, rule, f"{reason} in `{_snippet(command)}`")
+        else:
+            best = (M, "action.database", f"database action {_snippet(action, 40)}")
+        for w in words:
+            t = T.REMOVAL_VERBS.get(w)
+            if t is None and w in ("migrate", "migration"):
+                t = H
+            if t is not None and t > best[0]:
+                best = (t, f"action.removal.{w}" if w in T.REMOVAL_VERBS else f"action.word.{w}",
+                        f"'{w}' in the database action {_snippet(action, 40)}")
+        return Classification(Tier(best[0]), best[2], best[1])
+
+    def _known_action(self, action: str, info, command: str, cwd: str | None) -> Classification:
+        tier, rule, reason, words, key = info
+        best = [tier, rule, reason]
+
+        def raise_to(t, r, why):
+            if t > best[0]:
+                best[0], best[1], best[2] = t, r, why
+
+        text = command.strip()
+        if text:
+            wset = set(words)
+            toks = text.split(None, 2)
+            first = toks[0].strip("'\"").rsplit("/", 1)[-1].lower()
+            # HTTP METHOD URL, for every action
+            if len(toks) >= 2 and toks[0] in T.HTTP_METHODS and toks[1].startswith(("http://", "https://", "/")):
+                t = T.HTTP_METHOD_TIERS.get(toks[0], M)
+                raise_to(t, f"http.{toks[0].lower()}", f"HTTP {toks[0]} request to {_snippet(toks[1], 60)}")
+            runs_code = bool(wset & T.CODE_WORDS)
+            if runs_code or (first and first in wset):
+                acc = self._shell_tier(command, cwd)
+                if runs_code:
+                    _scan_code(self._reader, command, _ctx_for(self._reader, cwd), acc)
+                if acc.tier > best[0]:
+                    raise_to(Tier(acc.tier), acc.rule, f"{acc.reason} in `{_snippet(command)}`")
+            elif key in ("execute_code",) and scan_python(command):
+                acc = Acc()
+                _scan_code(self._reader, command, _ctx_for(self._reader, cwd), acc)
+                if acc.tier > best[0]:
+                    raise_to(Tier(acc.tier), acc.rule, f"{acc.reason} in `{_snippet(command)}`")
+            writes = bool(wset & T.PATH_WRITE_VERBS) and (bool(wset & T.PATH_OBJECTS) or len(words) == 1)
+            reads = bool(wset & T.PATH_READ_VERBS) and bool(wset & T.PATH_OBJECTS)
+            if writes or reads:
+                for p in _path_tokens(text):
+                    cls = P.classify_path(p, cwd, cwd, None)
+                    if writes:
+                        if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE, P.BLOCKDEV, P.SYSRQ):
+                            raise_to(H, f"action.path_write.{cls}", f"{action} on {_snippet(p, 60)} "
+                                                                   f"({P.label(cls)})")
+                        elif cls == P.ENV:
+                            raise_to(M, "action.path_write.env", f"{action} on {_snippet(p, 60)} (.env file)")
+                    if reads and (cls in (P.SENSITIVE, P.ENV) or p in T.SECRET_READ_FILES):
+                        raise_to(M, "action.path_read.secret", f"{action} reads {_snippet(p, 60)} "
+                                                               f"({P.label(cls)}) into the agent's context")
+        return Classification(Tier(best[0]), best[2], best[1])
+
+
+def _ctx_for(reader: ShellReader, cwd: str | None):
+    from core.policy._shell import Ctx
+
+    ws = P.normalize(cwd, None) if cwd and cwd[:1] in ("/", "~") else None
+    return Ctx(ws, ws, None)
+
+
+def _path_tokens(text: str) -> list[str]:
+    out = []
+    for tok in text.split()[:8]:
+        tok = tok.strip("'\"`,;()[]{}")
+        if not tok:
+            continue
+        if tok.startswith(("/", "~", "./", "../", ".env")) or "/" in tok or tok.startswith("."):
+            out.append(tok)
+    if not out and len(text.split()) == 1:
+        out.append(text.strip("'\""))
+    return out
+
+
+_DEFAULT: Policy | None = None
+
+
+def default_policy() -> Policy:
+    """The shared classifier with the built-in tables."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Policy()
+    return _DEFAULT
+
+
+def classify(action: str, command: str | None = None, description: str | None = None,
+             cwd: str | None = None) -> Classification:
+    """Classify a request with the default tables (see :meth:`Policy.classify`)."""
+    return default_policy().classify(action, command, description, cwd)

@@ -1,0 +1,2708 @@
+"""Command tier (tiers.md, "Command tier"): the parsed shell text is walked with a little data flow
+(``cd``, assignments, ``for`` loops, pipes, downloads) and every simple command is matched against
+the program tables of :mod:`core.policy._tables`.
+"""
+
+from __future__ import annotations
+
+from core.policy import _paths as P
+from core.policy import _tables as T
+from core.policy._lexer import LIT, VAR, ForLoop, FuncDef, Group, Parser, Simple
+from core.policy._pycode import scan_python
+from core.policy._sql import classify_sql
+from core.tiers import Tier
+
+S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+MARK = P.UNKNOWN_MARK
+MAX_DEPTH = 8  # nested scripts (sh -c, ssh, eval, python -c …)
+MAX_COMBOS = 8  # values tried for loop variables
+MAX_NODES = 4000  # simple commands looked at in one text
+MAX_VALUE = 4096  # longest variable value kept (longer values are read as unknown)
+
+# output kinds of a pipeline stage (what the next stage reads)
+DOWNLOAD = "download"
+DECODED = "decoded"
+OTHER = "other"
+
+
+class Acc:
+    """The highest verdict so far."""
+
+    __slots__ = ("tier", "rule", "reason")
+
+    def __init__(self) -> None:
+        self.tier = -1
+        self.rule = ""
+        self.reason = ""
+
+    def add(self, tier: Tier, rule: str, reason: str) -> None:
+        if tier > self.tier:
+            self.tier = tier
+            self.rule = rule
+            self.reason = reason
+
+
+class Ctx:
+    """Data flow state while reading one script."""
+
+    __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
+                 "written")
+
+    def __init__(self, cwd: str | None, ws: str | None, user: str | None):
+        self.env: dict = {}
+        self.cwd = cwd
+        self.ws = ws
+        self.user = user
+        self.depth = 0
+        self.downloaded: set = set()
+        self.container = None
+        self.funcs: set = set()
+        self.implied = 0  # 1: targets are whole trees (find -exec), 2: filtered trees
+        self.budget = [MAX_NODES]
+        self.written: dict = {}  # files written in this text with literal content (echo … > f)
+
+    def child(self, deeper: bool = False) -> Ctx:
+        c = Ctx.__new__(Ctx)
+        c.env = dict(self.env)
+        c.cwd = self.cwd
+        c.ws = self.ws
+        c.user = self.user
+        c.depth = self.depth + (1 if deeper else 0)
+        c.downloaded = self.downloaded
+        c.container = self.container
+        c.funcs = self.funcs
+        c.implied = self.implied
+        c.budget = self.budget
+        c.written = self.written
+        return c
+
+
+def _show(p: str) -> str:
+    p = p.replace(MARK, "$…")
+    return p if len(p) <= 60 else p[:57] + "…"
+
+
+def _is_secret_name(name: str) -> bool:
+    u = name.upper()
+    return any(w in u for w in T.SECRET_NAME_WORDS)
+
+
+class Opts:
+    """Parsed options: short flags (chars), their values, long options, operands."""
+
+    __slots__ = ("flags", "vals", "longs", "pos")
+
+    def __init__(self) -> None:
+        self.flags: set = set()
+        self.vals: dict = {}
+        self.longs: dict = {}
+        self.pos: list = []
+
+    def long(self, name: str):
+        return self.longs.get(name)
+
+    def any(self, *names: str) -> bool:
+        for nm in names:
+            if nm.startswith("--"):
+                if nm in self.longs:
+                    return True
+            elif nm[1:] in self.flags:
+                return True
+        return False
+
+
+def getopts(args: list, short_arg=frozenset(), long_arg=frozenset(), stop_at_pos: bool = False) -> Opts:
+    """Read options in any order and spelling (``-rf``, ``-r -f``, ``--recursive``, ``--x=y``)."""
+    o = Opts()
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        if a == "--":
+            o.pos.extend(args[i + 1:])
+            break
+        if a.startswith("--") and len(a) > 2:
+            if "=" in a:
+                k, v = a.split("=", 1)
+                o.longs[k] = v
+            elif a in long_arg and i + 1 < n:
+                o.longs[a] = args[i + 1]
+                i += 1
+            else:
+                o.longs[a] = True
+        elif a.startswith("-") and len(a) > 1 and not a[1].isdigit():
+            j = 1
+            while j < len(a):
+                ch = a[j]
+                if ch in short_arg:
+                    if j + 1 < len(a):
+                        v = a[j + 1:]
+                    elif i + 1 < n:
+                        v = args[i + 1]
+                        i += 1
+                    else:
+                        v = ""
+                    o.flags.add(ch)
+                    o.vals.setdefault(ch, []).append(v)
+                    break
+                o.flags.add(ch)
+                j += 1
+        else:
+            o.pos.append(a)
+            if stop_at_pos:
+                o.pos.extend(args[i + 1:])
+                break
+        i += 1
+    return o
+
+
+def _first(o: Opts, ch: str, *longs: str):
+    v = o.vals.get(ch)
+    if v:
+        return v[0]
+    for nm in longs:
+        x = o.longs.get(nm)
+        if isinstance(x, str):
+            return x
+    return None
+
+
+def _prod_in(words) -> bool:
+    for w in words:
+        if not w or w.startswith("http"):
+            continue
+        for tok in w.replace("-", " ").replace("_", " ").replace(".", " ").replace("/", " ").replace(
+                ":", " ").replace("=", " ").replace("@", " ").split():
+            if tok.lower() in T.PROD_WORDS:
+                return True
+    return False
+
+
+class ShellReader:
+    """Reads command text as a shell does and returns its tier."""
+
+    def __init__(self, read_only_extra=()):
+        self.read_only = T.READ_ONLY | frozenset(read_only_extra)
+        self.handlers = _build_handlers()
+
+    # ------------------------------------------------------------------ entry
+    def classify(self, text: str, cwd: str | None = None, acc: Acc | None = None,
+                 ctx: Ctx | None = None) -> tuple[Acc, bool]:
+        """Classify ``text``; returns the verdict and whether the text was damaged (unparseable)."""
+        acc = acc or Acc()
+        if ctx is None:
+            ws = None
+            user = None
+            if cwd and (cwd.startswith("/") or cwd.startswith("~")):
+                ws = P.normalize(cwd, None)
+                parts = ws.split("/")
+                if len(parts) > 2 and parts[1] in ("home", "Users"):
+                    user = parts[2]
+            ctx = Ctx(ws, ws, user)
+        p = Parser(text)
+        script = p.parse()
+        self.run_script(script, ctx, acc)
+        damaged = p.damaged
+        if damaged:
+            # read the text loosely too: quotes and brackets removed, so nothing hides behind damage
+            loose = text.translate(_LOOSE)
+            p2 = Parser(loose)
+            script2 = p2.parse()
+            ctx2 = ctx.child()
+            ctx2.budget = [MAX_NODES]
+            self.run_script(script2, ctx2, acc)
+            acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
+        return acc, damaged
+
+    def run_text(self, text: str, ctx: Ctx, acc: Acc):
+        """Read a nested script (``sh -c``, ``ssh host …``, ``eval``)."""
+        if ctx.depth >= MAX_DEPTH:
+            acc.add(M, "shell.too_deep", "scripts nested too deep to read")
+            return OTHER
+        p = Parser(text, 0)
+        script = p.parse()
+        c = ctx.child(deeper=True)
+        out = self.run_script(script, c, acc)
+        if p.damaged:
+            loose = text.translate(_LOOSE)
+            self.run_script(Parser(loose).parse(), ctx.child(deeper=True), acc)
+            acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
+        return out
+
+    # --------------------------------------------------------------- walking
+    def run_script(self, script: list, ctx: Ctx, acc: Acc):
+        out = None
+        pipe: list = []
+        for node, op in script:
+            pipe.append(node)
+            if op == "|":
+                continue
+            out = self.run_pipeline(pipe, ctx, acc)
+            pipe = []
+        if pipe:
+            out = self.run_pipeline(pipe, ctx, acc)
+        return out
+
+    def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc):
+        stdin = None
+        for node in nodes:
+            stdin = self.run_node(node, ctx, acc, stdin)
+        return stdin
+
+    def run_node(self, node, ctx: Ctx, acc: Acc, stdin):
+        t = type(node)
+        if t is Simple:
+            return self.run_simple(node, ctx, acc, stdin)
+        if t is Group:
+            c = ctx.child() if node.subshell else ctx
+            out = self.run_script(node.body, c, acc)
+            if node.redirs:
+                self._redirects(node.redirs, ctx, acc, None)
+            return out
+        if t is FuncDef:
+            ctx.funcs.add(node.name)
+            if _calls_itself(node.body, node.name):
+                acc.add(C, "shell.fork_bomb", "fork bomb (a function that starts copies of itself)")
+            self.run_script(node.body, ctx.child(), acc)
+            return None
+        if t is ForLoop:
+            values: list = []
+            for w in node.words:
+                fields, _ = self.expand(w, ctx, acc)
+                values.extend(fields)
+            if len(values) == 1:
+                ctx.env[node.var] = values[0]
+            elif values:
+                ctx.env[node.var] = values[:MAX_COMBOS]
+            else:
+                ctx.env[node.var] = MARK
+            return None
+        return None
+
+    # ------------------------------------------------------------- expansion
+    def _lookup(self, name: str, ctx: Ctx, pick: dict):
+        v = ctx.env.get(name)
+        if v is None:
+            if name == "HOME":
+                return "~"
+            if name == "PWD":
+                return ctx.cwd or "."
+            if name in ("USER", "LOGNAME") and ctx.user:
+                return ctx.user
+            return MARK
+        if isinstance(v, list):
+            return v[pick.get(name, 0) % len(v)]
+        return v
+
+    def expand(self, word, ctx: Ctx, acc: Acc, pick: dict | None = None, split: bool = True):
+        """Expand one word; returns ``(fields, meta)`` with meta ``(sub_out, secret_var, sub_prog)``."""
+        parts = word.parts
+        if word.lit is not None:
+            return [word.lit], None
+        pick = pick or {}
+        fields = [""]
+        sub_out = None
+        sub_prog = None
+        secret = False
+        for p in parts:
+            k = p[0]
+            if k == LIT:
+                fields[-1] += p[1]
+            elif k == VAR:
+                name = p[1]
+                if _is_secret_name(name):
+                    secret = True
+                val = self._lookup(name, ctx, pick)
+                if len(fields[-1]) > MAX_VALUE:
+                    fields[-1] = MARK
+                    continue
+                if p[2] or not split or val == MARK:
+                    fields[-1] += val
+                else:
+                    ifs = ctx.env.get("IFS")
+                    if not isinstance(ifs, str) or MARK in ifs:
+                        ifs = " \t\n"
+                    if any(ch in val for ch in ifs):
+                        pieces = _split_ifs(val, ifs)
+                        if pieces:
+                            fields[-1] += pieces[0]
+                            fields.extend(pieces[1:])
+                    else:
+                        fields[-1] += val
+            else:  # SUB
+                out = self.run_script(p[1], ctx.child(deeper=True), acc)
+                sub_prog = _first_prog(p[1])
+                if type(out) is tuple and MARK not in out[1]:
+                    text = out[1].rstrip("\n")
+                    if p[2] or not split:
+                        fields[-1] += text
+                    else:
+                        pieces = text.split()
+                        if pieces:
+                            fields[-1] += pieces[0]
+                            fields.extend(pieces[1:])
+                else:
+                    fields[-1] += MARK
+                    sub_out = out
+        if not word.quoted and fields == [""]:
+            fields = []
+        if sub_out is None and not secret and sub_prog is None:
+            return fields, None
+        return fields, (sub_out, secret, sub_prog)
+
+    def expand_words(self, words: list, ctx: Ctx, acc: Acc, pick: dict | None = None):
+        argv: list = []
+        metas: list = []
+        for w in words:
+            fields, meta = self.expand(w, ctx, acc, pick)
+            argv.extend(fields)
+            metas.extend([meta] * len(fields))
+        return argv, metas
+
+    # --------------------------------------------------------------- commands
+    def run_simple(self, node: Simple, ctx: Ctx, acc: Acc, stdin):
+        budget = ctx.budget
+        budget[0] -= 1
+        if budget[0] < 0:
+            if budget[0] == -1:
+                acc.add(M, "shell.too_long", "too many commands to read one by one")
+            return OTHER
+        if node.test:
+            for w in node.words:
+                if w.lit is None:
+                    self.expand(w, ctx, acc)
+            return None
+        for name, w in node.assigns:
+            fields, _ = self.expand(w, ctx, acc, split=False)
+            val = "".join(fields)
+            ctx.env[name] = val if len(val) <= MAX_VALUE else MARK
+        if node.redirs:
+            stdin = self._redirects(node.redirs, ctx, acc, stdin)
+        if not node.words:
+            return None
+        # loop variables with several values: read the command once per value
+        multi = None
+        for w in node.words:
+            if w.lit is None:
+                for p in w.parts:
+                    if p[0] == VAR and isinstance(ctx.env.get(p[1]), list):
+                        multi = p[1]
+                        break
+            if multi:
+                break
+        if multi is None:
+            argv, metas = self.expand_words(node.words, ctx, acc)
+            if not argv:
+                return None
+            out = self.run_argv(argv, metas, ctx, acc, stdin)
+            if type(out) is tuple and node.redirs and len(ctx.written) < 64:
+                for rd in node.redirs:
+                    if rd.op in (">", ">>") and rd.fd in (None, "1") and rd.target is not None and rd.target.lit:
+                        key = P.normalize(rd.target.lit, ctx.cwd)
+                        prev = ctx.written.get(key, "") if rd.op == ">>" else ""
+                        ctx.written[key] = (prev + out[1])[:MAX_VALUE * 4]
+            return out
+        out = None
+        for k in range(len(ctx.env[multi])):
+            argv, metas = self.expand_words(node.words, ctx, acc, {multi: k})
+            if argv:
+                out = self.run_argv(argv, metas, ctx, acc, stdin)
+        return out
+
+    def _redirects(self, redirs: list, ctx: Ctx, acc: Acc, stdin):
+        for r in redirs:
+            op = r.op
+            if op == "<<" or op == "<<-":
+                stdin = ("heredoc", r.body or "")
+                if r.subs:
+                    for sub in r.subs:
+                        self.run_script(sub, ctx.child(deeper=True), acc)
+                continue
+            fields, _ = self.expand(r.target, ctx, acc, split=False) if r.target is not None else ([], None)
+            target = "".join(fields)
+            if op == "<<<":
+                stdin = ("heredoc", target + "\n")
+                continue
+            if op == "<":
+                stdin = ("file", target)
+                continue
+            if op in (">&", "<&"):
+                if not target or target == "-" or target.isdigit():
+                    continue
+            if op == "<&":
+                continue
+            self.write_path(target, ctx, acc, "redirect output to")
+        return stdin
+
+    # ----------------------------------------------------------- path rules
+    def pclass(self, p: str, ctx: Ctx) -> str:
+        return P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)
+
+    def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to") -> str:
+        cls = self.pclass(p, ctx)
+        t = _WRITE_TIERS.get(cls, L)
+        if cls == P.NULLDEV:
+            acc.add(S, "shell.write.null", f"{verb} {p} (discarded)")
+        else:
+            acc.add(t, f"shell.write.{cls}", f"{verb} {_show(p)} ({P.label(cls)})")
+        return cls
+
+    def delete_path(self, p: str, recursive: int, ctx: Ctx, acc: Acc, what: str = "delete") -> None:
+        cls = self.pclass(p, ctx)
+        if recursive:
+            if cls in P.CRITICAL_TREES:
+                if recursive == 2:
+                    acc.add(H, f"shell.{what}.filtered.{cls}", f"filtered recursive {what} under {_show(p)} "
+                                                             f"({P.label(cls)})")
+                else:
+                    acc.add(C, f"shell.rm.recursive.{cls}", f"recursive {what} of {_show(p)} ({P.label(cls)})")
+            elif cls == P.CONTAINER:
+                acc.add(L, "shell.rm.container", f"recursive {what} inside the container ({_show(p)})")
+            elif cls == P.UNKNOWN:
+                acc.add(H, "shell.rm.recursive.unknown",
+                        f"recursive {what} of a target unknown until run time ({_show(p)})")
+            else:
+                acc.add(H, "shell.rm.recursive", f"recursive {what} of {_show(p)} ({P.label(cls)})")
+            return
+        if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE):
+            acc.add(H, f"shell.rm.{cls}", f"{what} of {_show(p)} ({P.label(cls)})")
+        elif cls == P.BLOCKDEV:
+            acc.add(H, "shell.rm.device", f"{what} of device node {_show(p)}")
+        elif cls == P.ENV:
+            acc.add(M, "shell.rm.env", f"{what} of {_show(p)} (.env file)")
+        elif cls == P.UNKNOWN and p == MARK:
+            acc.add(H, "shell.rm.unknown", f"{what} of targets unknown until run time")
+        else:
+            acc.add(L, "shell.rm", f"{what} of {_show(p)} ({P.label(cls)})")
+
+    def read_secret_check(self, prog: str, files, ctx: Ctx, acc: Acc) -> None:
+        for f in files:
+            if not f or f[0] == "-" and len(f) > 1:
+                continue
+            cls = self.pclass(f, ctx)
+            if cls in (P.SENSITIVE, P.ENV):
+                acc.add(M, "shell.secret_read", f"{prog} reads {_show(f)} ({P.label(cls)}) into the agent's context")
+            elif f in T.SECRET_READ_FILES:
+                acc.add(M, "shell.secret_read", f"{prog} reads {f} (secrets) into the agent's context")
+
+    def sends_secret(self, prog: str, f: str, ctx: Ctx, acc: Acc) -> None:
+        if f.startswith("@"):
+            f = f[1:]
+        if not f:
+            return
+        cls = self.pclass(f, ctx)
+        if cls in (P.SENSITIVE, P.ENV) or f in T.SECRET_READ_FILES:
+            acc.add(H, "shell.secret_send", f"{prog} sends a secret file ({_show(f)}) over the network")
+
+    # ------------------------------------------------------------ dispatch
+    def run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
+        """Classify one expanded simple command ``argv``; returns what it prints (for pipes)."""
+        for _ in range(12):
+            w0 = argv[0]
+            if MARK in w0:
+                meta = metas[0] if metas else None
+                if meta and meta[0] is not None and w0 == MARK:
+                    acc.add(H, "shell.dynamic_program", "runs a program whose name comes from command output")
+                else:
+                    acc.add(M, "shell.dynamic_program", "program name decided at run time")
+                return OTHER
+            prog = w0.rsplit("/", 1)[-1] if "/" in w0 else w0
+            if "/" in w0 and w0 != "/":
+                key = P.normalize(w0, ctx.cwd)
+                if key in ctx.downloaded:
+                    acc.add(H, "shell.download_exec", f"runs downloaded code ({_show(w0)})")
+                if key in ctx.written:
+                    self.run_text(ctx.written[key], ctx, acc)
+                if w0.startswith("/etc/init.d/") or w0.startswith("/etc/rc.d/"):
+                    return h_service(self, "service", [prog] + argv[1:], metas, ctx, acc, stdin)
+            wrap = T.WRAPPERS.get(prog)
+            if wrap is not None:
+                rest, rmetas = self._peel(prog, wrap, argv, metas, ctx, acc)
+                if rest is None:
+                    return None
+                argv, metas = rest, rmetas
+                continue
+            if prog == "env":
+                r = self._env(argv, metas, ctx, acc)
+                if r is None:
+                    return None
+                argv, metas = r
+                continue
+            runner = T.RUNNERS.get(prog)
+            if runner and len(argv) > 1 and argv[1] in runner:
+                k = 2
+                while k < len(argv) and argv[k].startswith("-"):
+                    k += 1 if argv[k] != "--" else 0
+                    if k < len(argv) and argv[k] == "--":
+                        k += 1
+                        break
+                if k >= len(argv):
+                    acc.add(L, "shell.program", f"{prog} {argv[1]}")
+                    return OTHER
+                argv, metas = argv[k:], metas[k:]
+                continue
+            break
+        else:
+            acc.add(M, "shell.wrappers", "too many wrappers to look through")
+            return OTHER
+        args = argv[1:]
+        if args and (args[-1] == "--help" or args[-1] == "--version") and len(args) <= 4 and all(
+                a and a[0] != "-" and "/" not in a for a in args[:-1]):
+            acc.add(S, "shell.help", f"{prog} {args[-1]} (help text)")
+            return OTHER
+        dry = False
+        if prog not in T.NO_DRY_RUN:
+            for a in args:
+                if a.startswith("--dry-run") or a == "--dryrun" or a == "--dry_run":
+                    if a not in ("--dry-run=none", "--dry-run=false"):
+                        dry = True
+                        break
+        target = Acc() if dry else acc
+        handler = self.handlers.get(prog)
+        if handler is None and prog.startswith("mkfs"):
+            handler = h_mkfs
+        if handler is not None:
+            out = handler(self, prog, args, metas[1:], ctx, target, stdin)
+        elif prog in self.read_only:
+            out = self.read_only_cmd(prog, args, metas[1:], ctx, target, stdin)
+        elif prog in T.HTTP_METHODS and args:
+            out = h_http_method(self, prog, args, metas[1:], ctx, target, stdin)
+        elif prog in ctx.funcs:
+            target.add(L, "shell.function", f"call of the shell function {prog}")
+            out = OTHER
+        else:
+            target.add(L, "shell.program", f"{prog} (not known to be read-only)")
+            out = OTHER
+        if type(stdin) is tuple and stdin[0] == "file" and prog in T.NETWORK_SENDERS:
+            self.sends_secret(prog, stdin[1], ctx, acc)
+        if dry:
+            acc.add(min(max(target.tier, S), L), "shell.dry_run", f"dry run: {target.reason or prog}")
+        return out
+
+    def _peel(self, prog, wrap, argv, metas, ctx, acc):
+        with_arg, skip, floor = wrap
+        if floor > S:
+            acc.add(floor, f"shell.{prog}", f"{prog} (runs as another user)" if floor == M else prog)
+        i = 1
+        n = len(argv)
+        edit = False
+        while i < n:
+            a = argv[i]
+            if a == "--":
+                i += 1
+                break
+            if a.startswith("--"):
+                if "=" not in a and a in with_arg:
+                    i += 2
+                else:
+                    i += 1
+                continue
+            if a.startswith("-") and len(a) > 1 and not (prog in ("nice",) and a[1:].isdigit() and False):
+                if prog == "nice" and a[1:].lstrip("-").isdigit():
+                    i += 1
+                    continue
+                if prog == "sudo" and a in ("-e", "--edit"):
+                    edit = True
+                chars = a[1:]
+                took = False
+                for j, ch in enumerate(chars):
+                    if ch in with_arg:
+                        took = j == len(chars) - 1
+                        break
+                i += 2 if took else 1
+                continue
+            break
+        i += skip
+        if prog == "sudo" and edit:
+            for f in argv[i:]:
+                self.write_path(f, ctx, acc, "edit as root")
+            return None, None
+        if i >= n:
+            if prog in ("sudo", "doas", "su", "pkexec", "run0"):
+                acc.add(M, f"shell.{prog}", f"{prog} (root privileges)")
+            else:
+                acc.add(L, f"shell.{prog}", prog)
+            return None, None
+        return argv[i:], metas[i:]
+
+    def _env(self, argv, metas, ctx, acc):
+        i, n = 1, len(argv)
+        while i < n:
+            a = argv[i]
+            if a == "--":
+                i += 1
+                break
+            if a in ("-u", "--unset", "-C", "--chdir"):
+                if a in ("-C", "--chdir") and i + 1 < n:
+                    ctx.cwd = P.normalize(argv[i + 1], ctx.cwd)
+                i += 2
+                continue
+            if a in ("-S", "--split-string") and i + 1 < n:
+                return argv[i + 1].split() + argv[i + 2:], [None] * len(argv[i + 1].split()) + metas[i + 2:]
+            if a.startswith("-"):
+                i += 1
+                continue
+            if "=" in a and not a.startswith("="):
+                k, v = a.split("=", 1)
+                if k.replace("_", "a").isalnum():
+                    ctx.env[k] = v
+                    i += 1
+                    continue
+            break
+        if i >= n:
+            acc.add(M, "shell.env.dump", "env prints every environment variable (secrets) into the agent's context")
+            return None
+        return argv[i:], metas[i:]
+
+    def read_only_cmd(self, prog, args, metas, ctx, acc, stdin):
+        acc.add(S, "shell.read_only", f"{prog} (read-only)")
+        if prog in T.CONTENT_READERS:
+            self.read_secret_check(prog, [a for a in args if a and a[0] != "-"], ctx, acc)
+            if type(stdin) is tuple and stdin[0] == "file":
+                self.read_secret_check(prog, [stdin[1]], ctx, acc)
+        if prog == "cat" or prog == "tac":
+            files = [a for a in args if a and (a[0] != "-" or a == "-")]
+            if (not files or files == ["-"]) and stdin is not None:
+                if type(stdin) is tuple and stdin[0] == "heredoc":
+                    return ("lit", stdin[1])
+                return stdin
+            return OTHER
+        if prog in ("base64", "base32", "xxd"):
+            if any(a in ("-d", "--decode", "-D", "-r", "-revert") or (a.startswith("-") and "d" in a[1:] and
+                                                                     not a.startswith("--")) for a in args):
+                return DECODED
+            return OTHER
+        if prog in ("echo", "printf"):
+            return h_echo(self, prog, args, metas, ctx, acc, stdin)
+        if prog == "printenv":
+            return h_printenv(self, prog, args, metas, ctx, acc, stdin)
+        if prog == "cd" or prog == "pushd":
+            pos = [a for a in args if not a.startswith("-") or a == "-"]
+            target = pos[0] if pos else "~"
+            if target == "-":
+                ctx.cwd = MARK
+            else:
+                ctx.cwd = P.normalize(target, ctx.cwd) if MARK not in target else MARK
+            return None
+        if prog == "popd":
+            ctx.cwd = MARK
+            return None
+        if prog in ("export", "declare", "typeset", "local", "readonly"):
+            names = [a for a in args if not a.startswith("-")]
+            if not names:
+                acc.add(M, "shell.env.dump", f"{prog} prints every variable (secrets) into the agent's context")
+            for a in names:
+                if "=" in a:
+                    k, v = a.split("=", 1)
+                    ctx.env[k] = v
+            return None
+        if prog == "set" and not args:
+            acc.add(M, "shell.env.dump", "set prints every variable (secrets) into the agent's context")
+            return None
+        if prog == "read":
+            for a in args:
+                if not a.startswith("-"):
+                    ctx.env[a] = MARK
+            return None
+        if prog == "unset":
+            for a in args:
+                ctx.env.pop(a, None)
+            return None
+        return OTHER
+
+
+_LOOSE = str.maketrans({"'": "", '"': "", "`": ";", "(": ";", ")": ";", "{": " ", "}": " ", "\\": "",
+                        "$": " "})
+
+_WRITE_TIERS = {
+    P.ROOT: H, P.SYSROOT: H, P.SYSTEM: H, P.SENSITIVE: H, P.ENV: M, P.BLOCKDEV: C, P.SYSRQ: C, P.NULLDEV: S,
+    P.HOME: L, P.WORKSPACE: L, P.OTHER: L, P.UNKNOWN: L, P.CONTAINER: L,
+}
+
+
+def _split_ifs(val: str, ifs: str) -> list:
+    out = []
+    cur = ""
+    for ch in val:
+        if ch in ifs:
+            if cur:
+                out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _first_prog(script: list):
+    for node, _op in script:
+        if type(node) is Simple and node.words:
+            w = node.words[0].lit
+            if w is None:
+                return "?"
+            w = w.rsplit("/", 1)[-1]
+            if w in ("sudo", "command", "env", "exec") and len(node.words) > 1:
+                w2 = node.words[1].lit
+                return (w2 or "?").rsplit("/", 1)[-1]
+            return w
+        if type(node) is Group:
+            return _first_prog(node.body)
+    return None
+
+
+def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
+    if depth > 10:
+        return False
+    prev_pipe = False
+    for node, op in script:
+        if type(node) is Simple:
+            if node.words and node.words[0].lit == name and (op in ("|", "&") or prev_pipe):
+                return True
+        elif type(node) is Group:
+            if _calls_itself(node.body, name, depth + 1):
+                return True
+        prev_pipe = op == "|"
+    return False
+
+
+# =============================================================================== handlers
+# signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
+
+
+def h_rm(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args)
+    if "--no-preserve-root" in o.longs:
+        acc.add(C, "shell.rm.no_preserve_root", "rm --no-preserve-root (allows deleting /)")
+    rec = 1 if (o.flags & {"r", "R"} or "--recursive" in o.longs) else 0
+    if prog in ("unlink", "rmdir"):
+        rec = 0
+    if not rec and ctx.implied:
+        rec = ctx.implied
+    if not o.pos:
+        acc.add(L, "shell.rm", f"{prog} with no target")
+    for t in o.pos:
+        r.delete_path(t, rec, ctx, acc)
+    return OTHER
+
+
+_FIND_NONFILTERS = frozenset(("-type", "-maxdepth", "-mindepth", "-xdev", "-mount", "-depth", "-follow", "-print",
+                              "-print0", "-d", "-noleaf", "-ignore_readdir_race", "-daystart", "-L", "-H", "-P",
+                              "-xtype", "(", ")", "!", "-not", "-a", "-and", "-o", "-or", ","))
+_FIND_WITH_ARG = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+                            "-type", "-xtype", "-maxdepth", "-mindepth", "-mtime", "-mmin", "-atime", "-amin",
+                            "-ctime", "-cmin", "-newer", "-size", "-user", "-group", "-perm", "-uid", "-gid",
+                            "-links", "-inum", "-samefile", "-used", "-fstype", "-lname", "-ilname", "-newermt",
+                            "-newerct", "-newerat", "-regextype", "-context", "-printf", "-fprint", "-fprint0",
+                            "-fls", "-fprintf"))
+
+
+def h_find(r, prog, args, metas, ctx, acc, stdin):
+    i, n = 0, len(args)
+    while i < n and args[i] in ("-L", "-H", "-P", "-O0", "-O1", "-O2", "-O3"):
+        i += 1
+    starts = []
+    while i < n and not (args[i].startswith("-") or args[i] in ("(", "!", ")")):
+        starts.append(args[i])
+        i += 1
+    if not starts:
+        starts = ["."]
+    filtered = False
+    acted = False
+    while i < n:
+        a = args[i]
+        if a == "-delete":
+            acted = True
+            for s in starts:
+                r.delete_path(s, 2 if filtered else 1, ctx, acc)
+            i += 1
+            continue
+        if a in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            cmd = []
+            while j < n and args[j] not in (";", "+", "\\;"):
+                cmd.append(args[j])
+                j += 1
+            i = j + 1
+            if not cmd:
+                continue
+            acted = True
+            for s in starts[:4]:
+                argv = [x.replace("{}", s) if "{}" in x else x for x in cmd]
+                if not any("{}" in x for x in cmd):
+                    argv = argv + [s]
+                c = ctx.child()
+                c.implied = 2 if filtered else 1
+                r.run_argv(argv, [None] * len(argv), c, acc, None)
+            continue
+        if a in ("-fprint", "-fprint0", "-fls", "-fprintf") and i + 1 < n:
+            r.write_path(args[i + 1], ctx, acc, "find writes")
+            acted = True
+        if a not in _FIND_NONFILTERS:
+            filtered = True
+        i += 2 if a in _FIND_WITH_ARG else 1
+    if not acted:
+        acc.add(S, "shell.find", "find (lists files)")
+    return OTHER
+
+
+def _mode_world_writable(mode: str) -> bool:
+    if mode.isdigit():
+        return len(mode) >= 3 and int(mode[-1]) & 2 == 2
+    for clause in mode.split(","):
+        k = 0
+        while k < len(clause) and clause[k] in "ugoa":
+            k += 1
+        who = clause[:k]
+        rest = clause[k:]
+        for op in "+=":
+            if op in rest:
+                perms = rest.split(op, 1)[1]
+                if "w" in perms and ("o" in who or "a" in who):
+                    return True
+    return False
+
+
+def h_chmod(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args)
+    # a symbolic mode like -w or -x is read as flags by getopts: recover it
+    pos = list(o.pos)
+    rec = bool(o.flags & {"R"}) or "--recursive" in o.longs
+    if "--reference" in o.longs:
+        mode = ""
+        targets = pos
+    else:
+        if not pos:
+            for a in args:
+                if a.startswith("-") and set(a[1:]) <= set("rwxXst") and a != "-R":
+                    pos.insert(0, a)
+                    break
+        mode = pos[0] if pos else ""
+        targets = pos[1:]
+    if _mode_world_writable(mode):
+        acc.add(H, "shell.chmod.world_writable", f"chmod {mode} makes files writable by everyone")
+    _perm_targets(r, prog, rec, targets, ctx, acc)
+    return OTHER
+
+
+def _perm_targets(r, prog, rec, targets, ctx, acc):
+    for t in targets:
+        cls = r.pclass(t, ctx)
+        if rec and cls in (P.ROOT, P.SYSROOT):
+            acc.add(C, f"shell.{prog}.recursive.system", f"{prog} -R on {_show(t)} ({P.label(cls)})")
+        elif cls in (P.SYSTEM, P.SYSROOT, P.ROOT):
+            acc.add(H, f"shell.{prog}.system", f"{prog} inside a system directory ({_show(t)})")
+        elif rec and cls == P.HOME:
+            acc.add(H, f"shell.{prog}.recursive.home", f"{prog} -R on a home directory ({_show(t)})")
+        else:
+            acc.add(L, f"shell.{prog}", f"{prog} on {_show(t)} ({P.label(cls)})")
+    if not targets:
+        acc.add(L, f"shell.{prog}", prog)
+
+
+def h_chown(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args)
+    rec = bool(o.flags & {"R"}) or "--recursive" in o.longs
+    pos = o.pos
+    if "--reference" in o.longs:
+        owner, targets = "", pos
+    else:
+        owner, targets = (pos[0] if pos else ""), pos[1:]
+    if prog == "chown":
+        user = owner.split(":", 1)[0].split(".", 1)[0]
+        if user in ("root", "0"):
+            acc.add(H, "shell.chown.root", f"chown to root ({owner})")
+    _perm_targets(r, prog, rec, targets, ctx, acc)
+    return OTHER
+
+
+def h_dd(r, prog, args, metas, ctx, acc, stdin):
+    of = None
+    for a in args:
+        if a.startswith("of="):
+            of = a[3:]
+    if of is None:
+        acc.add(L, "shell.dd", "dd to standard output")
+        return OTHER
+    cls = r.pclass(of, ctx)
+    if cls == P.BLOCKDEV:
+        acc.add(C, "shell.dd.block_device", f"dd onto the block device {_show(of)} (overwrites the disk)")
+    elif cls == P.NULLDEV:
+        acc.add(L, "shell.dd.null", f"dd to {of}")
+    else:
+        r.write_path(of, ctx, acc, "dd writes")
+    return OTHER
+
+
+def _pathlike(a: str) -> bool:
+    return a.startswith(("/", ".", "~")) or "/" in a or MARK in a or "." in a
+
+
+def h_mkfs(r, prog, args, metas, ctx, acc, stdin):
+    cands = [a for a in args if not a.startswith("-") and _pathlike(a)]
+    classes = [r.pclass(a, ctx) for a in cands]
+    if cands and all(c in (P.WORKSPACE, P.OTHER, P.HOME) for c in classes) and not any(
+            a.startswith("/dev/") for a in cands):
+        acc.add(L, "shell.mkfs.file", f"{prog} on a regular file ({_show(cands[-1])})")
+    else:
+        tgt = cands[-1] if cands else "a device"
+        acc.add(C, "shell.mkfs", f"{prog} formats {_show(tgt)} (erases the disk)")
+    return OTHER
+
+
+def h_wipefs(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("ot"), frozenset(("--offset", "--types", "--backup")))
+    if "a" in o.flags or "--all" in o.longs or "o" in o.flags or "--offset" in o.longs:
+        if o.pos and all(r.pclass(a, ctx) in (P.WORKSPACE, P.OTHER) and not a.startswith("/dev/") for a in o.pos):
+            acc.add(L, "shell.wipefs.file", "wipefs on a regular file")
+        else:
+            acc.add(C, "shell.wipefs", "wipefs -a erases file system signatures")
+    else:
+        acc.add(S, "shell.wipefs.list", "wipefs (lists signatures)")
+    return OTHER
+
+
+def h_sgdisk(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args)
+    if o.flags & {"Z", "z", "o"} or o.any("--zap-all", "--zap", "--clear"):
+        acc.add(C, "shell.sgdisk.zap", "sgdisk erases the partition table")
+    elif o.flags & {"p", "v", "i"} or o.any("--print", "--verify", "--info"):
+        acc.add(S, "shell.sgdisk.print", "sgdisk (prints)")
+    else:
+        acc.add(H, "shell.partition", "partition table change")
+    return OTHER
+
+
+def h_partition(r, prog, args, metas, ctx, acc, stdin):
+    if any(a in ("-l", "--list", "-s", "print", "--print") for a in args) or (prog == "parted" and "print" in args):
+        acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
+    elif prog == "parted" and any(a in ("mklabel", "rm") for a in args):
+        acc.add(C, "shell.partition.erase", "parted erases partitions")
+    else:
+        acc.add(H, "shell.partition", f"{prog}: partition table change")
+    return OTHER
+
+
+def h_blkdiscard(r, prog, args, metas, ctx, acc, stdin):
+    acc.add(C, "shell.blkdiscard", "blkdiscard erases the device")
+    return OTHER
+
+
+def h_shred(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("ns"), frozenset(("--iterations", "--size", "--random-source")))
+    for t in o.pos:
+        cls = r.pclass(t, ctx)
+        if cls == P.BLOCKDEV:
+            acc.add(C, "shell.shred.device", f"shred overwrites the block device {_show(t)}")
+        else:
+            r.delete_path(t, 0, ctx, acc, "shred")
+    if not o.pos:
+        acc.add(L, "shell.shred", "shred")
+    return OTHER
+
+
+def h_power(r, prog, args, metas, ctx, acc, stdin):
+    if prog == "shutdown" and any(a in ("-c", "--cancel", "-k") for a in args):
+        acc.add(L, "shell.power.cancel", "shutdown -c (cancels a pending shutdown)")
+    else:
+        acc.add(C, f"shell.power.{prog}", f"{prog} of the machine")
+    return OTHER
+
+
+def h_init(r, prog, args, metas, ctx, acc, stdin):
+    lvl = args[0] if args else ""
+    if lvl in ("0", "6"):
+        acc.add(C, "shell.power.init", f"{prog} {lvl} ({'power off' if lvl == '0' else 'reboot'})")
+    elif lvl in ("1", "s", "S", "single"):
+        acc.add(H, "shell.init.single", f"{prog} {lvl} (single-user mode)")
+    elif lvl in ("q", "Q", "u", "U", "") or lvl.startswith("-"):
+        acc.add(L, "shell.init", prog)
+    else:
+        acc.add(M, "shell.init", f"{prog} {lvl} (runlevel change)")
+    return OTHER
+
+
+def h_kill(r, prog, args, metas, ctx, acc, stdin):
+    i, n = 0, len(args)
+    if n and (args[0] in ("-l", "-L", "--list", "--table") or args[0].startswith("-l")):
+        acc.add(S, "shell.kill.list", "kill -l (lists signal names)")
+        return OTHER
+    if i < n and args[i] in ("-s", "-n", "--signal"):
+        i += 2
+    elif i < n and args[i].startswith("-") and args[i] != "--":
+        i += 1
+    if i < n and args[i] == "--":
+        i += 1
+    targets = args[i:]
+    if any(t == "-1" for t in targets):
+        acc.add(C, "shell.kill.all", "kill -1 (signals every process)")
+    elif any(t == "1" for t in targets):
+        acc.add(H, "shell.kill.init", "kill of pid 1 (init)")
+    else:
+        acc.add(M, "shell.kill", "kill of named processes")
+    return OTHER
+
+
+def h_pkill(r, prog, args, metas, ctx, acc, stdin):
+    if prog == "killall5":
+        acc.add(C, "shell.kill.all", "killall5 (signals every process)")
+        return OTHER
+    if prog == "killall" and any(a in ("-l", "--list") for a in args):
+        acc.add(S, "shell.kill.list", "killall -l")
+        return OTHER
+    if prog in ("pkill", "pgrep"):
+        o = getopts(args, frozenset("uUgGPstF"), frozenset(("--signal", "--euid", "--uid", "--pgroup", "--group",
+                                                               "--parent", "--session", "--terminal", "--pidfile")))
+    else:
+        o = getopts(args, frozenset("usoyY"), frozenset(("--user", "--signal", "--older-than", "--younger-than",
+                                                             "--context")))
+    pos = [a for a in o.pos if not (a.startswith("-"))]
+    by_user = o.flags & {"u", "U"} or o.any("--user", "--euid", "--uid")
+    if by_user and not pos:
+        acc.add(H, "shell.kill.user", f"{prog} -u: every process of a user")
+    else:
+        acc.add(M, "shell.kill.name", f"{prog} of named processes")
+    return OTHER
+
+
+def h_systemctl(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("HMtps"), frozenset(("--host", "--machine", "--type", "--property", "--state",
+                                                         "--signal", "--kill-whom", "--root", "--lines",
+                                                         "--output", "--job-mode")))
+    verb = o.pos[0] if o.pos else ""
+    if not verb:
+        acc.add(S, "shell.systemctl.list", "systemctl (lists units)")
+        return OTHER
+    t = T.SYSTEMCTL_TIERS.get(verb, M)
+    acc.add(t, f"shell.systemctl.{verb}", f"systemctl {verb} {' '.join(o.pos[1:3])}".rstrip())
+    return OTHER
+
+
+def h_service(r, prog, args, metas, ctx, acc, stdin):
+    if args and args[0] == "--status-all":
+        acc.add(S, "shell.service.status", "service --status-all")
+        return OTHER
+    pos = [a for a in args if not a.startswith("-")]
+    if len(pos) < 2:
+        acc.add(L, "shell.service", prog)
+        return OTHER
+    name, action = pos[0], pos[1]
+    t = T.SERVICE_ACTION_TIERS.get(action, M)
+    acc.add(t, f"shell.service.{action}", f"service {name} {action}")
+    return OTHER
+
+
+def h_git(r, prog, args, metas, ctx, acc, stdin):
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-"):
+        a = args[i]
+        if a in T.GIT_GLOBAL_WITH_ARG:
+            i += 2
+        else:
+            i += 1
+    if i >= n:
+        acc.add(S, "shell.git", "git")
+        return OTHER
+    sub, rest = args[i], args[i + 1:]
+    o = getopts(rest, frozenset("mCcFtuoX") if sub == "commit" else frozenset(),
+                frozenset(("--sort", "--format", "--contains", "--merged", "--no-merged", "--points-at",
+                           "--set-upstream-to", "--push-option", "--repo", "--receive-pack", "--exec")))
+    if sub in T.GIT_READ:
+        acc.add(S, "shell.git.read", f"git {sub} (read-only)")
+        return OTHER
+    if sub == "branch":
+        modify = o.flags & {"d", "D", "m", "M", "c", "C", "u", "f"} or o.any(
+            "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description",
+            "--force", "--track")
+        listing = o.flags & {"l", "a", "r", "v"} or o.any("--list", "--all", "--remotes", "--contains", "--merged",
+                                                         "--no-merged", "--points-at", "--sort", "--format",
+                                                         "--show-current", "--verbose")
+        if not modify and (not o.pos or listing):
+            acc.add(S, "shell.git.read", "git branch (lists branches)")
+        else:
+            acc.add(L, "shell.git.branch", "git branch change")
+        return OTHER
+    if sub in ("tag", "remote", "stash", "config", "worktree", "notes", "submodule"):
+        listing_words = {"tag": (), "remote": ("show", "get-url"), "stash": ("list", "show"),
+                         "config": ("get", "list"), "worktree": ("list",), "notes": ("list", "show"),
+                         "submodule": ("status", "summary")}[sub]
+        if (not o.pos and sub in ("tag", "remote", "worktree", "notes", "submodule") and not o.flags - {"l", "v", "n"}
+                and not o.longs.keys() - {"--list", "--verbose"}) or (o.pos and o.pos[0] in listing_words) or (
+                sub == "config" and (o.any("--get", "--list", "--get-all", "--get-regexp", "-l") or
+                                     len(o.pos) == 1)) or (sub == "tag" and o.flags & {"l"}):
+            acc.add(S, "shell.git.read", f"git {sub} (lists)")
+        else:
+            acc.add(L, f"shell.git.{sub}", f"git {sub}")
+        return OTHER
+    if sub == "push":
+        if "n" in o.flags or "--dry-run" in o.longs:
+            acc.add(L, "shell.git.push.dry_run", "git push --dry-run")
+            return OTHER
+        force = "f" in o.flags or o.any("--force", "--force-with-lease", "--force-if-includes", "--mirror") or any(
+            p.startswith("+") for p in o.pos)
+        if force:
+            acc.add(H, "shell.git.push.force", "force push (rewrites remote history)")
+        remote = o.pos[0] if o.pos else ""
+        if remote in T.PROD_REMOTES:
+            acc.add(H, "shell.git.push.production", f"git push to the production remote {remote}")
+        acc.add(M, "shell.git.push", "git push")
+        return OTHER
+    if sub == "reset":
+        if "--hard" in o.longs:
+            acc.add(H, "shell.git.reset.hard", "git reset --hard (discards work)")
+        else:
+            acc.add(L, "shell.git.reset", "git reset")
+        return OTHER
+    if sub == "clean":
+        if o.flags & {"x", "X"}:
+            acc.add(M, "shell.git.clean.ignored", "git clean -x/-X (removes ignored files such as .env)")
+        elif "n" in o.flags or "--dry-run" in o.longs:
+            acc.add(S, "shell.git.clean.dry_run", "git clean -n (lists)")
+        else:
+            acc.add(L, "shell.git.clean", "git clean")
+        return OTHER
+    if sub in ("send-email", "request-pull"):
+        acc.add(M, "shell.git.email", f"git {sub}")
+        return OTHER
+    if sub == "help":
+        acc.add(S, "shell.git.read", "git help")
+        return OTHER
+    acc.add(L, f"shell.git.{sub}"[:40], f"git {sub}")
+    return OTHER
+
+
+def h_gh(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("XfFRHqtpbBlmRaAsrw"), frozenset(("--method", "--field", "--raw-field", "--input",
+                                                                    "--repo", "--title", "--body", "--jq",
+                                                                    "--template", "--header", "--base", "--head")))
+    pos = o.pos
+    group = pos[0] if pos else ""
+    verb = pos[1] if len(pos) > 1 else ""
+    if group == "api":
+        method = (_first(o, "X", "--method") or "").upper()
+        if not method:
+            method = "POST" if (o.flags & {"f", "F"} or o.any("--field", "--raw-field", "--input")) else "GET"
+        t = T.HTTP_METHOD_TIERS.get(method, M)
+        acc.add(t, f"shell.http.{method.lower()}", f"gh api {method} request")
+        return DOWNLOAD
+    if (group, verb) in (("repo", "delete"), ("release", "delete")) or verb == "delete":
+        acc.add(H, "shell.gh.delete", f"gh {group} {verb}")
+    elif (group, verb) == ("release", "create"):
+        acc.add(H, "shell.gh.release", "gh release create (publishes a release)")
+    elif group == "secret" and verb in ("set", "delete", "remove"):
+        acc.add(H, "shell.gh.secret", f"gh secret {verb}")
+    elif verb in ("list", "view", "status", "diff", "checks", "ls") or group in ("browse", "search", "status",
+                                                                                "help", "version", "completion"):
+        acc.add(S, "shell.gh.read", f"gh {group} {verb}".strip())
+    elif group in ("auth", "config", "alias", "extension", "codespace"):
+        acc.add(L, "shell.gh", f"gh {group}")
+    else:
+        acc.add(M, "shell.gh.write", f"gh {group} {verb}".strip())
+    return OTHER
+
+
+def h_docker(r, prog, args, metas, ctx, acc, stdin):
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-"):
+        i += 2 if args[i] in T.DOCKER_GLOBAL_WITH_ARG else 1
+    if prog in ("docker-compose", "podman-compose"):
+        return _compose(r, args[i:], ctx, acc)
+    if i >= n:
+        acc.add(L, "shell.docker", prog)
+        return OTHER
+    sub, rest = args[i], args[i + 1:]
+    if sub == "compose":
+        return _compose(r, rest, ctx, acc)
+    obj = None
+    if sub in ("container", "image", "volume", "network", "system", "builder", "buildx", "context", "plugin",
+               "secret", "config", "node", "service", "stack", "swarm", "manifest", "trust"):
+        obj = sub
+        k = 0
+        while k < len(rest) and rest[k].startswith("-"):
+            k += 1
+        sub, rest = (rest[k], rest[k + 1:]) if k < len(rest) else ("", [])
+    if obj == "container" and sub == "ls":
+        sub = "ps"
+    if sub in T.DOCKER_READ or (obj and sub in ("ls", "inspect", "df", "history", "list")):
+        acc.add(S, "shell.docker.read", f"{prog} {obj + ' ' if obj else ''}{sub} (read-only)")
+        return OTHER
+    if obj == "volume" and sub in ("rm", "remove", "prune"):
+        acc.add(H, "shell.docker.volume_rm", f"{prog} volume {sub} (deletes data volumes)")
+        return OTHER
+    if obj == "system" and sub == "prune":
+        acc.add(H, "shell.docker.system_prune", f"{prog} system prune (deletes containers, images, volumes)")
+        return OTHER
+    if sub == "push" or (obj == "image" and sub == "push"):
+        acc.add(H, "shell.publish", f"{prog} push (publishes an image to a registry)")
+        return OTHER
+    if sub in ("run", "create") and obj in (None, "container"):
+        return _docker_run(r, prog, rest, ctx, acc)
+    if sub == "exec" and obj in (None, "container"):
+        o = getopts(rest, frozenset("euwd"), frozenset(("--env", "--user", "--workdir", "--env-file",
+                                                        "--detach-keys")), stop_at_pos=True)
+        acc.add(M, "shell.docker.exec", f"{prog} exec (runs a command in a container)")
+        if "--privileged" in o.longs:
+            acc.add(H, "shell.docker.privileged", f"{prog} exec --privileged")
+        if len(o.pos) > 1:
+            c = ctx.child(deeper=True)
+            c.cwd = None
+            r.run_argv(o.pos[1:], [None] * (len(o.pos) - 1), c, acc, stdin)
+        return OTHER
+    if sub in ("rm", "remove") and obj in (None, "container"):
+        o = getopts(rest)
+        if "f" in o.flags or "--force" in o.longs:
+            acc.add(M, "shell.docker.rm_force", f"{prog} rm -f (stops and removes a running container)")
+        else:
+            acc.add(L, "shell.docker.rm", f"{prog} rm")
+        return OTHER
+    if obj == "image" and sub == "prune":
+        acc.add(M, "shell.docker.prune", f"{prog} image prune")
+        return OTHER
+    if sub == "prune":
+        acc.add(M, "shell.docker.prune", f"{prog} {obj} prune")
+        return OTHER
+    t = T.DOCKER_TIERS.get(sub, L)
+    if obj in ("volume", "network", "image", "builder", "buildx", "context", "manifest", "trust") and t > L:
+        t = L
+    if obj in ("secret", "swarm"):
+        t = H
+    acc.add(t, f"shell.docker.{sub}"[:40], f"{prog} {obj + ' ' if obj else ''}{sub}")
+    return OTHER
+
+
+_DOCKER_RUN_SHORT_ARG = frozenset("vewpuhlmcaI")
+_DOCKER_RUN_LONG_ARG = frozenset((
+    "--volume", "--mount", "--env", "--env-file", "--workdir", "--publish", "--name", "--user", "--network",
+    "--net", "--entrypoint", "--hostname", "--label", "--platform", "--pid", "--ipc", "--cap-add", "--cap-drop",
+    "--device", "--restart", "--memory", "--cpus", "--add-host", "--dns", "--log-driver", "--log-opt",
+    "--security-opt", "--tmpfs", "--ulimit", "--shm-size", "--gpus", "--runtime", "--stop-signal", "--health-cmd",
+    "--cidfile", "--attach", "--link", "--expose", "--label-file", "--volumes-from", "--group-add", "--userns",
+    "--uts", "--cgroupns", "--mac-address", "--ip", "--ip6", "--isolation", "--pull", "--storage-opt",
+    "--sysctl", "--stop-timeout", "--health-interval", "--health-retries", "--health-timeout", "--memory-swap",
+    "--cpu-shares", "--cpuset-cpus", "--blkio-weight", "--oom-score-adj", "--detach-keys", "--domainname",
+    "--cgroup-parent", "--init-path", "--kernel-memory", "--memory-reservation", "--pids-limit", "--publish-all_",
+))
+
+
+def _docker_run(r, prog, rest, ctx, acc):
+    i, n = 0, len(rest)
+    mounts = []  # (container path, host path)
+    privileged = False
+    entry = None
+    workdir = None
+    while i < n:
+        a = rest[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        val = None
+        if a.startswith("--"):
+            if "=" in a:
+                name, val = a.split("=", 1)
+            else:
+                name = a
+                if a in _DOCKER_RUN_LONG_ARG and i + 1 < n:
+                    val = rest[i + 1]
+                    i += 1
+        else:
+            name = a[:2]
+            last = a[-1]
+            if last in _DOCKER_RUN_SHORT_ARG:
+                name = "-" + last
+                if len(a) > 2 and a[1] == last:
+                    val = a[2:]
+                elif i + 1 < n:
+                    val = rest[i + 1]
+                    i += 1
+        i += 1
+        if name == "--privileged":
+            privileged = val not in ("false", "0")
+        elif name in ("-v", "--volume") and val:
+            parts = val.split(":")
+            if len(parts) >= 2 and (parts[0][:1] in ("/", "~", ".", MARK) or MARK in parts[0]):
+                mounts.append((parts[1], parts[0]))
+        elif name == "--mount" and val:
+            kv = dict(x.split("=", 1) for x in val.split(",") if "=" in x)
+            src = kv.get("source") or kv.get("src")
+            dst = kv.get("target") or kv.get("destination") or kv.get("dst")
+            if src and dst and kv.get("type", "volume") == "bind":
+                mounts.append((dst, src))
+        elif name == "--entrypoint":
+            entry = val
+        elif name in ("-w", "--workdir"):
+            workdir = val
+        elif name == "--cap-add" and val and val.upper() in ("ALL", "SYS_ADMIN", "CAP_SYS_ADMIN"):
+            privileged = True
+        elif name == "--pid" and val == "host":
+            acc.add(M, "shell.docker.host_pid", "docker run --pid=host")
+    danger = False
+    for _cpath, hpath in mounts:
+        hn = P.normalize(hpath, ctx.cwd) if MARK not in hpath else hpath
+        if hn == "/":
+            acc.add(H, "shell.docker.mount_root", f"{prog} run mounts the host's / into the container")
+            danger = True
+        if "docker.sock" in hn:
+            acc.add(H, "shell.docker.socket", f"{prog} run mounts the docker socket (root on the host)")
+            danger = True
+    if privileged:
+        acc.add(H, "shell.docker.privileged", f"{prog} run --privileged (root on the host)")
+        danger = True
+    acc.add(M, "shell.docker.run", f"{prog} run")
+    image_and_cmd = rest[i:]
+    cmd = image_and_cmd[1:] if image_and_cmd else []
+    if entry:
+        cmd = [entry] + cmd
+    if cmd:
+        c = ctx.child(deeper=True)
+        norm_mounts = []
+        for cpath, hpath in mounts:
+            hp = P.normalize(hpath, ctx.cwd) if MARK not in hpath else MARK
+            norm_mounts.append((P.normalize(cpath, "/"), hp))
+        c.container = norm_mounts
+        c.cwd = workdir or "/"
+        c.ws = None
+        sub = Acc()
+        r.run_argv(cmd, [None] * len(cmd), c, sub, None)
+        if sub.tier >= 0:
+            t = sub.tier if danger or sub.rule.startswith("shell.write") or sub.rule.startswith("shell.rm") or (
+                ".recursive." in sub.rule) else min(sub.tier, M)
+            acc.add(t, sub.rule, f"{sub.reason} (in a container)")
+    return OTHER
+
+
+def _compose(r, args, ctx, acc):
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-"):
+        i += 2 if args[i] in T.DOCKER_GLOBAL_WITH_ARG else 1
+    sub = args[i] if i < n else ""
+    rest = args[i + 1:]
+    if sub in ("ps", "logs", "config", "ls", "top", "images", "version", "port", "events"):
+        acc.add(S, "shell.compose.read", f"docker compose {sub} (read-only)")
+    elif sub == "down":
+        o = getopts(rest)
+        if "v" in o.flags or "--volumes" in o.longs:
+            acc.add(H, "shell.compose.down_volumes", "docker compose down -v (deletes data volumes)")
+        else:
+            acc.add(M, "shell.compose.down", "docker compose down")
+    elif sub in ("build", "pull", "create", "convert"):
+        acc.add(L, "shell.compose", f"docker compose {sub}")
+    elif sub == "push":
+        acc.add(H, "shell.publish", "docker compose push")
+    elif sub == "rm":
+        o = getopts(rest)
+        acc.add(M if ("f" in o.flags or "s" in o.flags) else L, "shell.compose.rm", "docker compose rm")
+        if "v" in o.flags:
+            acc.add(H, "shell.compose.down_volumes", "docker compose rm -v (deletes volumes)")
+    else:
+        acc.add(M, f"shell.compose.{sub}"[:40], f"docker compose {sub}".strip())
+    return OTHER
+
+
+def h_kubectl(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("nsflcoLp"), T.KUBECTL_GLOBAL_WITH_ARG | {"--replicas", "--selector", "--filename",
+                                                                         "--output", "--container", "--image",
+                                                                         "--type", "--timeout", "--kustomize"})
+    # command after `--` (kubectl exec … -- CMD)
+    dd = args.index("--") if "--" in args else -1
+    pos = [p for p in o.pos] if dd < 0 else [p for p in getopts(args[:dd], frozenset("nsflcoLp"),
+                                                                T.KUBECTL_GLOBAL_WITH_ARG).pos]
+    sub = pos[0] if pos else ""
+    what = pos[1] if len(pos) > 1 else ""
+    where = [_first(o, "n", "--namespace") or "", o.long("--context") or "", o.long("--cluster") or ""]
+    if not sub:
+        acc.add(L, "shell.kubectl", "kubectl")
+        return OTHER
+    if sub == "get" and any(x.split("/")[0] in ("secret", "secrets") or x.startswith("secret/") for x in pos[1:2]):
+        acc.add(M, "shell.kubectl.secret", "kubectl get secret (reads secrets)")
+        return OTHER
+    if sub == "scale":
+        reps = o.long("--replicas")
+        if reps == "0":
+            acc.add(H, "shell.kubectl.scale_zero", "kubectl scale to zero replicas")
+            return OTHER
+    if sub == "rollout" and what in ("status", "history"):
+        acc.add(S, "shell.kubectl.read", f"kubectl rollout {what}")
+        return OTHER
+    if sub == "config":
+        if what in ("view", "get-contexts", "current-context", "get-clusters", "get-users"):
+            acc.add(S, "shell.kubectl.read", f"kubectl config {what}")
+        else:
+            acc.add(L, "shell.kubectl.config", f"kubectl config {what}")
+        return OTHER
+    t = T.KUBECTL_TIERS.get(sub, M)
+    label = f"kubectl {sub} {what}".strip()
+    if t == M and sub in ("apply", "create", "patch", "replace", "rollout", "scale", "set", "edit", "run") and _prod_in(
+            where):
+        acc.add(H, "shell.deploy.production", f"{label} in production")
+    acc.add(t, f"shell.kubectl.{sub}"[:40], label if t != S else f"{label} (read-only)")
+    if sub in ("exec", "debug", "attach") and dd >= 0 and dd + 1 < len(args):
+        cmd = args[dd + 1:]
+        c = ctx.child(deeper=True)
+        c.cwd = None
+        c.ws = None
+        r.run_argv(cmd, [None] * len(cmd), c, acc, stdin)
+    return OTHER
+
+
+def h_terraform(r, prog, args, metas, ctx, acc, stdin):
+    pos = [a for a in args if not a.startswith("-")]
+    sub = pos[0] if pos else ""
+    if prog == "terragrunt" and sub in ("run-all", "run") and len(pos) > 1:
+        sub = pos[1]
+    if sub == "apply" and any(a in ("-destroy", "--destroy") for a in args):
+        acc.add(C, "shell.terraform.destroy", f"{prog} apply -destroy (destroys infrastructure)")
+        return OTHER
+    if sub == "destroy":
+        acc.add(C, "shell.terraform.destroy", f"{prog} destroy (destroys infrastructure)")
+        return OTHER
+    if sub == "plan":
+        acc.add(L, "shell.terraform.plan", f"{prog} plan (dry run)")
+        return OTHER
+    if not sub and any(a in ("-version", "--version", "-help", "--help") for a in args):
+        acc.add(S, "shell.help", f"{prog} version")
+        return OTHER
+    t = T.TERRAFORM_TIERS.get(sub, M)
+    acc.add(t, f"shell.terraform.{sub}"[:40], f"{prog} {sub}" + (" (changes infrastructure)" if t == H else ""))
+    return OTHER
+
+
+def h_iac(r, prog, args, metas, ctx, acc, stdin):
+    pos = [a for a in args if not a.startswith("-")]
+    sub = pos[0] if pos else ""
+    if sub == "destroy":
+        acc.add(C, "shell.iac.destroy", f"{prog} destroy (destroys infrastructure)")
+    elif sub in ("up", "deploy", "update"):
+        acc.add(H, "shell.iac.apply", f"{prog} {sub} (changes infrastructure)")
+    elif sub in ("preview", "diff", "synth", "plan", "ls", "list", "stack"):
+        acc.add(L, "shell.iac.preview", f"{prog} {sub}")
+    else:
+        acc.add(L, "shell.program", f"{prog} {sub}".strip())
+    return OTHER
+
+
+def h_ansible_playbook(r, prog, args, metas, ctx, acc, stdin):
+    if any(a in ("--check", "-C") for a in args):
+        acc.add(L, "shell.ansible.check", "ansible-playbook --check (dry run)")
+    elif any(a in ("--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") for a in args):
+        acc.add(S, "shell.ansible.list", "ansible-playbook (lists only)")
+    else:
+        acc.add(H, "shell.ansible.playbook", "ansible-playbook (changes remote hosts)")
+    return OTHER
+
+
+def h_ansible(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("imauefltcMkKTBP"), frozenset(("--inventory", "--module-name", "--args", "--user",
+                                                                 "--extra-vars", "--forks", "--limit", "--timeout",
+                                                                 "--connection", "--become-user",
+                                                                 "--become-method", "--module-path")))
+    acc.add(M, "shell.ansible.adhoc", "ad-hoc ansible command on remote hosts")
+    module = _first(o, "m", "--module-name") or "command"
+    script = _first(o, "a", "--args")
+    if script and module.rsplit(".", 1)[-1] in ("command", "shell", "raw", "win_shell", "win_command"):
+        c = ctx.child()
+        c.cwd = None
+        c.ws = None
+        r.run_text(script, c, acc)
+    return OTHER
+
+
+def h_curl(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, T.CURL_OPTS_WITH_ARG, T.CURL_LONG_WITH_ARG)
+    method = (_first(o, "X", "--request") or "").upper()
+    sends = False
+    for ch in ("d", "F", "T"):
+        for v in o.vals.get(ch, ()):
+            sends = True
+            r.sends_secret(prog, v.split("=", 1)[-1] if ch == "F" else v, ctx, acc)
+    for nm in T.CURL_SEND_OPTS:
+        v = o.longs.get(nm)
+        if v is not None:
+            sends = True
+            if isinstance(v, str):
+                r.sends_secret(prog, v.split("=", 1)[-1] if nm in ("--form", "--form-string") else v, ctx, acc)
+    if method == "DELETE":
+        acc.add(H, "shell.http.delete", "HTTP DELETE request")
+    elif method in ("POST", "PUT", "PATCH") or sends:
+        acc.add(M, "shell.http.send", f"HTTP {method or 'POST'} request (sends data)")
+    out_file = _first(o, "o", "--output")
+    if out_file and out_file != "-":
+        r.write_path(out_file, ctx, acc, "download to")
+        ctx.downloaded.add(P.normalize(out_file, ctx.cwd))
+        return OTHER
+    if "O" in o.flags or "--remote-name" in o.longs or "--remote-name-all" in o.longs:
+        for u in o.pos:
+            name = u.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            if name:
+                ctx.downloaded.add(P.normalize(name, ctx.cwd))
+        acc.add(L, "shell.http.download", "download to a file")
+        return OTHER
+    acc.add(S, "shell.http.get", "HTTP request printed to the terminal")
+    return DOWNLOAD
+
+
+def h_wget(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, T.WGET_OPTS_WITH_ARG, T.WGET_LONG_WITH_ARG)
+    method = (o.long("--method") or "").upper()
+    for nm in ("--post-file", "--body-file"):
+        v = o.long(nm)
+        if isinstance(v, str):
+            r.sends_secret(prog, v, ctx, acc)
+    if method == "DELETE":
+        acc.add(H, "shell.http.delete", "HTTP DELETE request")
+    elif method in ("POST", "PUT", "PATCH") or o.any("--post-data", "--post-file", "--body-data", "--body-file"):
+        acc.add(M, "shell.http.send", "HTTP request that sends data")
+    out = _first(o, "O", "--output-document")
+    if out == "-":
+        acc.add(S, "shell.http.get", "HTTP request printed to the terminal")
+        return DOWNLOAD
+    if out:
+        r.write_path(out, ctx, acc, "download to")
+        ctx.downloaded.add(P.normalize(out, ctx.cwd))
+    else:
+        for u in o.pos:
+            name = u.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            if name:
+                ctx.downloaded.add(P.normalize(name, ctx.cwd))
+        acc.add(L, "shell.http.download", "download to a file")
+    return OTHER
+
+
+def h_http_method(r, prog, args, metas, ctx, acc, stdin):
+    url = args[0] if args else ""
+    t = T.HTTP_METHOD_TIERS.get(prog, M)
+    acc.add(t, f"http.{prog.lower()}", f"HTTP {prog} request to {_show(url)}")
+    return DOWNLOAD
+
+
+def h_httpie(r, prog, args, metas, ctx, acc, stdin):
+    pos = [a for a in args if not a.startswith("-")]
+    method = pos[0].upper() if pos and pos[0].upper() in T.HTTP_METHODS else None
+    if method is None:
+        items = pos[1:]
+        method = "POST" if any("=" in x or ":=" in x or "@" in x for x in items) else "GET"
+    t = T.HTTP_METHOD_TIERS.get(method, M)
+    acc.add(t, f"shell.http.{method.lower()}", f"HTTP {method} request")
+    return DOWNLOAD
+
+
+def _is_remote(a: str) -> bool:
+    if a.startswith(("/", ".", "~")) or MARK in a.split(":", 1)[0]:
+        return False
+    if "://" in a:
+        return True
+    head = a.split(":", 1)
+    return len(head) == 2 and "/" not in head[0] and head[0] != ""
+
+
+def h_ssh(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, T.SSH_OPTS_WITH_ARG, stop_at_pos=True)
+    if not o.pos:
+        acc.add(L, "shell.ssh", f"{prog} without a host")
+        return OTHER
+    host = o.pos[0]
+    acc.add(M, "shell.ssh", f"ssh to {host.replace(MARK, '$…')}")
+    cmd = o.pos[1:]
+    if cmd:
+        c = ctx.child()
+        c.cwd = None
+        c.ws = None
+        c.user = None
+        r.run_text(" ".join(cmd), c, acc)
+    elif type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+        c = ctx.child()
+        c.cwd = c.ws = None
+        r.run_text(stdin[1], c, acc)
+    return OTHER
+
+
+def h_scp(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, T.SCP_OPTS_WITH_ARG if prog == "scp" else T.RSYNC_OPTS_WITH_ARG,
+                frozenset(("--exclude", "--include", "--rsh", "--filter", "--files-from", "--exclude-from",
+                           "--chmod", "--chown", "--log-file", "--backup-dir", "--suffix", "--rsync-path")))
+    if prog == "rsync" and ("n" in o.flags or "--dry-run" in o.longs):
+        acc.add(L, "shell.rsync.dry_run", "rsync -n (dry run)")
+        return OTHER
+    if len(o.pos) < 2:
+        acc.add(L, f"shell.{prog}", prog)
+        return OTHER
+    srcs, dest = o.pos[:-1], o.pos[-1]
+    remote_any = _is_remote(dest) or any(_is_remote(s) for s in srcs)
+    if _is_remote(dest):
+        acc.add(M, f"shell.{prog}.remote", f"{prog} to a remote host")
+        for s in srcs:
+            if not _is_remote(s):
+                r.sends_secret(prog, s, ctx, acc)
+    else:
+        if remote_any:
+            acc.add(M, f"shell.{prog}.remote", f"{prog} from a remote host")
+        r.write_path(dest, ctx, acc, f"{prog} into")
+        if prog == "rsync" and any(k.startswith("--delete") for k in o.longs):
+            cls = r.pclass(dest, ctx)
+            if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.HOME):
+                acc.add(H, "shell.rsync.delete", f"rsync --delete in {_show(dest)} ({P.label(cls)})")
+            else:
+                acc.add(L, "shell.rsync.delete", "rsync --delete")
+    return OTHER
+
+
+def _positional_params(c: Ctx, extra: list) -> None:
+    for k, v in enumerate(extra[:10]):
+        c.env[str(k)] = v
+
+
+def h_shell(r, prog, args, metas, ctx, acc, stdin):
+    i, n = 0, len(args)
+    script = None
+    script_meta = None
+    cmd_flag = False
+    while i < n:
+        a = args[i]
+        if a == "--" or a == "-":
+            i += 1
+            break
+        if a in ("-o", "+o", "--rcfile", "--init-file", "-O", "+O"):
+            i += 2
+            continue
+        if a.lower() in ("-command", "-c", "-encodedcommand", "-file", "-f") and prog in ("pwsh", "powershell"):
+            if a.lower() == "-encodedcommand":
+                acc.add(H, "shell.pwsh.encoded", "PowerShell runs an encoded (hidden) command")
+            cmd_flag = a.lower() in ("-command", "-c")
+            i += 1
+            break
+        if (a.startswith("-") or a.startswith("+")) and len(a) > 1 and not a.startswith("--"):
+            if "c" in a[1:]:
+                cmd_flag = True
+            i += 1
+            continue
+        if a.startswith("--"):
+            if a == "--command":
+                cmd_flag = True
+            i += 1
+            continue
+        break
+    rest = args[i:]
+    rmetas = metas[i:]
+    if cmd_flag:
+        acc.add(M, "shell.inline", f"{prog} -c (runs an inline script)")
+        if rest:
+            script = rest[0]
+            script_meta = rmetas[0] if rmetas else None
+            sub_out = script_meta[0] if script_meta else None
+            if sub_out == DOWNLOAD:
+                acc.add(H, "shell.download_exec", f"{prog} -c runs downloaded code")
+            elif sub_out is not None and MARK in script:
+                acc.add(H, "shell.generated_exec", f"{prog} -c runs text produced by another command")
+            c = ctx.child()
+            _positional_params(c, rest[1:])
+            r.run_text(script, c, acc)
+        return OTHER
+    if rest:
+        f = rest[0]
+        meta = rmetas[0] if rmetas else None
+        sub_out = meta[0] if meta else None
+        if sub_out == DOWNLOAD:
+            acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
+        elif sub_out is not None:
+            acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
+        elif P.normalize(f, ctx.cwd) in ctx.downloaded:
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(f)}")
+        elif P.normalize(f, ctx.cwd) in ctx.written:
+            acc.add(L, "shell.script", f"{prog} runs the script {_show(f)} written just before")
+            r.run_text(ctx.written[P.normalize(f, ctx.cwd)], ctx, acc)
+        elif f in ("/dev/stdin", "/proc/self/fd/0"):
+            return _stdin_script(r, prog, stdin, ctx, acc)
+        else:
+            acc.add(L, "shell.script", f"{prog} runs the script {_show(f)}")
+        return OTHER
+    return _stdin_script(r, prog, stdin, ctx, acc)
+
+
+def _stdin_script(r, prog, stdin, ctx, acc):
+    if stdin is None:
+        acc.add(L, "shell.interactive", f"interactive {prog}")
+        return OTHER
+    kind = stdin[0] if type(stdin) is tuple else stdin
+    if kind == "heredoc":
+        acc.add(M, "shell.heredoc", f"heredoc script run by {prog}")
+        r.run_text(stdin[1], ctx, acc)
+    elif kind == "lit":
+        acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
+        r.run_text(stdin[1], ctx, acc)
+    elif kind == DOWNLOAD:
+        acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
+    elif kind == DECODED:
+        acc.add(H, "shell.pipe_exec.decoded", f"decoded data piped into {prog}")
+    elif kind == "file":
+        f = stdin[1]
+        if P.normalize(f, ctx.cwd) in ctx.downloaded:
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(f)}")
+        else:
+            acc.add(L, "shell.script", f"{prog} runs the script {_show(f)}")
+    else:
+        acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
+    return OTHER
+
+
+def h_eval(r, prog, args, metas, ctx, acc, stdin):
+    if not args:
+        return None
+    progs = {m[2] for m in metas if m and m[2]}
+    text = " ".join(args)
+    if progs and progs <= T.ENV_SETUP_TOOLS and text.strip() == MARK:
+        acc.add(L, "shell.eval.env_setup", f"eval of {'/'.join(sorted(progs))} output (environment set-up)")
+        return OTHER
+    if any(m and m[0] == DOWNLOAD for m in metas):
+        acc.add(H, "shell.download_exec", "eval runs downloaded code")
+    acc.add(H, "shell.eval", "eval runs text built at run time")
+    if text.strip(MARK + " "):
+        r.run_text(text, ctx, acc)
+    return OTHER
+
+
+def h_source(r, prog, args, metas, ctx, acc, stdin):
+    if not args:
+        acc.add(L, "shell.source", prog)
+        return OTHER
+    meta = metas[0] if metas else None
+    if meta and meta[0] == DOWNLOAD:
+        acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
+    elif meta and meta[0] is not None:
+        acc.add(H, "shell.generated_exec", f"{prog} runs text produced by another command")
+    elif P.normalize(args[0], ctx.cwd) in ctx.downloaded:
+        acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(args[0])}")
+    else:
+        acc.add(L, "shell.source", f"{prog} {_show(args[0])} (runs a script in this shell)")
+    return OTHER
+
+
+def _scan_code(r, code: str, ctx, acc):
+    for kind, val in scan_python(code):
+        if kind == "shell":
+            r.run_text(val, ctx, acc)
+        elif kind == "argv":
+            if ctx.depth < MAX_DEPTH:
+                c = ctx.child(deeper=True)
+                r.run_argv(list(val), [None] * len(val), c, acc, None)
+        elif kind == "rmtree":
+            if val is None:
+                acc.add(H, "code.rmtree.unknown", "shutil.rmtree of a path unknown until run time")
+            else:
+                r.delete_path(val, 1, ctx, acc)
+        elif kind == "delete":
+            r.delete_path(val, 0, ctx, acc)
+
+
+def h_interp(r, prog, args, metas, ctx, acc, stdin):
+    base = prog
+    if prog.startswith("python") and prog not in T.INTERPRETERS:
+        base = "python3"
+    code_flags, with_arg = T.INTERPRETERS.get(base, ("", frozenset()))
+    i, n = 0, len(args)
+    code = None
+    inplace = False
+    module = None
+    while i < n:
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if a == "-":
+            break
+        if a in T.LONG_CODE_FLAGS:
+            code = args[i + 1] if i + 1 < n else ""
+            i += 2
+            break
+        if a.startswith("--"):
+            i += 1
+            continue
+        if a.startswith("-") and len(a) > 1:
+            chars = a[1:]
+            took = False
+            for j, ch in enumerate(chars):
+                if ch == "i" and base == "perl":
+                    inplace = True
+                    break  # the rest is a backup suffix
+                if ch in code_flags:
+                    tail = chars[j + 1:]
+                    if tail:
+                        code = tail
+                    else:
+                        code = args[i + 1] if i + 1 < n else ""
+                        took = True
+                    break
+                if ch == "m" and base in T.PYTHONS:
+                    tail = chars[j + 1:]
+                    module = tail or (args[i + 1] if i + 1 < n else "")
+                    took = not tail
+                    break
+                if ch in with_arg:
+                    took = j == len(chars) - 1
+                    break
+            i += 2 if took else 1
+            if code is not None or module is not None:
+                break
+            continue
+        break
+    rest = args[i:]
+    if module is not None:
+        if module in ("pip", "pip3", "ensurepip"):
+            return r.run_argv(["pip"] + rest, [None] * (len(rest) + 1), ctx, acc, stdin)
+        if module in ("http.server", "SimpleHTTPServer", "venv", "virtualenv", "pytest", "unittest", "json.tool",
+                      "py_compile", "compileall", "timeit", "pydoc", "black", "ruff", "mypy", "build"):
+            acc.add(L, "shell.python.module", f"{prog} -m {module}")
+        else:
+            acc.add(L, "shell.python.module", f"{prog} -m {module}")
+        return OTHER
+    if code is not None:
+        if inplace:
+            acc.add(L, "shell.perl.inplace", f"{prog} -i edits files in place")
+            for f in rest:
+                r.write_path(f, ctx, acc, "edit in place")
+        else:
+            acc.add(M, "shell.inline_code", f"{prog} runs inline code")
+        _scan_code(r, code, ctx, acc)
+        return OTHER
+    if rest and rest[0] != "-":
+        meta = metas[i] if i < len(metas) else None
+        if meta and meta[0] == DOWNLOAD:
+            acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
+        elif P.normalize(rest[0], ctx.cwd) in ctx.downloaded:
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(rest[0])}")
+        else:
+            acc.add(L, "shell.script", f"{prog} runs {_show(rest[0])}")
+        return OTHER
+    if stdin is None:
+        acc.add(L, "shell.interactive", f"interactive {prog}")
+        return OTHER
+    kind = stdin[0] if type(stdin) is tuple else stdin
+    if kind == "heredoc":
+        acc.add(M, "shell.heredoc", f"heredoc script run by {prog}")
+        _scan_code(r, stdin[1], ctx, acc)
+    elif kind == "lit":
+        acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
+        _scan_code(r, stdin[1], ctx, acc)
+    elif kind == DOWNLOAD:
+        acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
+    elif kind == "file":
+        acc.add(L, "shell.script", f"{prog} runs {_show(stdin[1])}")
+    else:
+        acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
+    return OTHER
+
+
+def _awk_strings_after(code: str, pos: int):
+    """The string literal starting at ``pos`` (after spaces), or None."""
+    n = len(code)
+    while pos < n and code[pos] in " \t":
+        pos += 1
+    if pos < n and code[pos] == '"':
+        j = code.find('"', pos + 1)
+        if j > 0:
+            return code[pos + 1:j]
+    return None
+
+
+def h_awk(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("Fvf"), frozenset(("--field-separator", "--assign", "--file")), stop_at_pos=True)
+    if "f" in o.flags or "--file" in o.longs:
+        acc.add(L, "shell.awk.file", f"{prog} runs a program file")
+        files = o.pos
+        code = ""
+    else:
+        code = o.pos[0] if o.pos else ""
+        files = o.pos[1:]
+        acc.add(S, "shell.awk", f"{prog} (read-only)")
+    r.read_secret_check(prog, files, ctx, acc)
+    k = 0
+    start = 0
+    while k < 32:
+        j = code.find("system", start)
+        if j < 0:
+            break
+        k += 1
+        start = j + 6
+        m = start
+        while m < len(code) and code[m] in " \t":
+            m += 1
+        if m < len(code) and code[m] == "(":
+            lit = _awk_strings_after(code, m + 1)
+            if lit is not None:
+                acc.add(M, "shell.awk.system", f"{prog} runs commands (system)")
+                r.run_text(lit, ctx, acc)
+            else:
+                acc.add(H, "shell.awk.system", f"{prog} runs commands built from its input (system)")
+    # print/printf redirects and pipes
+    start = 0
+    k = 0
+    while k < 32:
+        j = code.find("print", start)
+        if j < 0:
+            break
+        k += 1
+        start = j + 5
+        m = start
+        depth = 0
+        n = len(code)
+        while m < n and code[m] not in ";}\n":
+            ch = code[m]
+            if ch == '"':
+                e = code.find('"', m + 1)
+                m = n if e < 0 else e + 1
+                continue
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            elif depth <= 0 and ch in ">|":
+                op = ch
+                m += 1
+                if m < n and code[m] == ">":
+                    m += 1
+                lit = _awk_strings_after(code, m)
+                if op == "|":
+                    if lit is not None:
+                        acc.add(M, "shell.awk.pipe", f"{prog} pipes into a command")
+                        r.run_text(lit, ctx, acc)
+                    else:
+                        acc.add(H, "shell.awk.pipe", f"{prog} pipes into a command built at run time")
+                elif lit is not None:
+                    r.write_path(lit, ctx, acc, f"{prog} writes")
+                else:
+                    acc.add(L, "shell.awk.write", f"{prog} writes a file")
+                break
+            m += 1
+    # "cmd" | getline
+    j = code.find("getline")
+    if j > 0:
+        before = code[:j].rstrip()
+        if before.endswith("|"):
+            q2 = before[:-1].rstrip()
+            if q2.endswith('"'):
+                q1 = q2.rfind('"', 0, len(q2) - 1)
+                if q1 >= 0:
+                    acc.add(M, "shell.awk.getline", f"{prog} runs a command (getline)")
+                    r.run_text(q2[q1 + 1:-1], ctx, acc)
+    return OTHER
+
+
+def h_sed(r, prog, args, metas, ctx, acc, stdin):
+    i, n = 0, len(args)
+    inplace = False
+    script_given = False
+    files: list = []
+    while i < n:
+        a = args[i]
+        if a == "--":
+            files.extend(args[i + 1:])
+            break
+        if a.startswith("--"):
+            if a.startswith("--in-place"):
+                inplace = True
+            elif a in ("--expression", "--file"):
+                script_given = True
+                i += 1
+            elif a.startswith("--expression=") or a.startswith("--file="):
+                script_given = True
+            i += 1
+            continue
+        if a.startswith("-") and len(a) > 1:
+            chars = a[1:]
+            took = False
+            for j, ch in enumerate(chars):
+                if ch == "i" or ch == "I" and False:
+                    inplace = True
+                    if prog == "sed" and j == len(chars) - 1 and i + 1 < n and args[i + 1] == "":
+                        took = True  # BSD: -i ''
+                    break
+                if ch in "ef":
+                    script_given = True
+                    if j == len(chars) - 1:
+                        took = True
+                    break
+                if ch == "l":
+                    took = j == len(chars) - 1
+                    break
+            i += 2 if took else 1
+            continue
+        files.append(a)
+        i += 1
+    if not script_given and files:
+        files = files[1:]
+    if inplace:
+        acc.add(L, "shell.sed.inplace", f"{prog} -i edits files in place")
+        for f in files:
+            r.write_path(f, ctx, acc, "edit in place")
+    else:
+        acc.add(S, "shell.sed", f"{prog} (prints)")
+        r.read_secret_check(prog, files, ctx, acc)
+    return OTHER
+
+
+def h_write(r, prog, args, metas, ctx, acc, stdin):
+    """cp, mv, install, ln: the destination is written; mv also removes its sources."""
+    short_arg = {"cp": "tS", "mv": "tS", "install": "mogtSC", "ln": "tS", "ditto": "", "rsync": ""}.get(prog, "")
+    o = getopts(args, frozenset(short_arg), frozenset(("--target-directory", "--suffix", "--mode", "--owner",
+                                                       "--group", "--backup", "--reflink", "--sparse",
+                                                       "--preserve", "--no-preserve")))
+    target = _first(o, "t", "--target-directory")
+    pos = o.pos
+    if prog == "install" and "d" in o.flags:
+        for d in pos:
+            r.write_path(d, ctx, acc, "create")
+        return OTHER
+    if target is not None:
+        dests, srcs = [target], pos
+    elif prog == "ln" and len(pos) == 1:
+        dests, srcs = [pos[0].rstrip("/").rsplit("/", 1)[-1]], pos
+    elif len(pos) >= 2:
+        dests, srcs = [pos[-1]], pos[:-1]
+    else:
+        acc.add(L, f"shell.{prog}", prog)
+        return OTHER
+    verb = {"cp": "copy into", "mv": "move into", "install": "install into", "ln": "link at"}.get(prog, "write")
+    for d in dests:
+        r.write_path(d, ctx, acc, verb)
+    if prog == "install" and (_first(o, "o", "--owner") or "") in ("root", "0"):
+        acc.add(M, "shell.install.root", "install -o root")
+    if prog == "mv":
+        for s in srcs:
+            cls = r.pclass(s, ctx)
+            if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE, P.HOME):
+                acc.add(H, f"shell.mv.{cls}", f"move away {_show(s)} ({P.label(cls)})")
+            elif cls == P.ENV:
+                acc.add(M, "shell.mv.env", f"move {_show(s)} (.env file)")
+    return OTHER
+
+
+def h_touch(r, prog, args, metas, ctx, acc, stdin):
+    short = {"touch": "tdrA", "mkdir": "m", "truncate": "sr", "tee": "", "rmdir": ""}.get(prog, "")
+    o = getopts(args, frozenset(short), frozenset(("--mode", "--size", "--reference", "--date")))
+    if prog == "rmdir":
+        for p in o.pos:
+            r.delete_path(p, 0, ctx, acc, "remove directory")
+        return OTHER
+    verb = {"touch": "touch", "mkdir": "create directory", "truncate": "truncate", "tee": "write"}.get(prog, "write")
+    for p in o.pos:
+        r.write_path(p, ctx, acc, verb)
+    if not o.pos:
+        acc.add(S if prog == "tee" else L, f"shell.{prog}", prog)
+    if prog == "tee":
+        return stdin
+    return OTHER
+
+
+def h_echo(r, prog, args, metas, ctx, acc, stdin):
+    acc.add(S, "shell.echo", f"{prog} (prints text)")
+    for m in metas:
+        if m and m[1]:
+            acc.add(M, "shell.secret_print", f"{prog} prints a secret variable into the agent's context")
+            break
+    if prog == "echo":
+        k = 0
+        esc = False
+        while k < len(args) and len(args[k]) > 1 and args[k][0] == "-" and set(args[k][1:]) <= set("neE"):
+            esc = esc or "e" in args[k]
+            k += 1
+        text = " ".join(args[k:])
+        if esc:
+            text = _unescape(text)
+        return ("lit", text + "\n")
+    # printf FORMAT ARGS
+    k = 0
+    if args and args[0] == "-v" and len(args) > 1:
+        k = 2
+    if k >= len(args):
+        return ("lit", "")
+    fmt = _unescape(args[k])
+    rest = args[k + 1:]
+    if "%" not in fmt:
+        return ("lit", fmt)
+    out = []
+    count = max(1, fmt.count("%") - 2 * fmt.count("%%"))
+    idx = 0
+    for _ in range(64):
+        chunk = fmt
+        for spec in ("%s", "%b", "%d", "%q", "%i"):
+            while spec in chunk:
+                val = rest[idx] if idx < len(rest) else ""
+                chunk = chunk.replace(spec, val, 1)
+                idx += 1
+        out.append(chunk.replace("%%", "%"))
+        if idx >= len(rest) or count == 0:
+            break
+    return ("lit", "".join(out))
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    return s.replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\")
+
+
+def h_printenv(r, prog, args, metas, ctx, acc, stdin):
+    names = [a for a in args if not a.startswith("-")]
+    if not names:
+        acc.add(M, "shell.env.dump", "printenv prints every environment variable (secrets) into the agent's context")
+    elif any(_is_secret_name(nm) for nm in names):
+        acc.add(M, "shell.secret_print", "printenv of a secret variable into the agent's context")
+    else:
+        acc.add(S, "shell.read_only", "printenv (read-only)")
+    return OTHER
+
+
+def h_crontab(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("u"))
+    if "r" in o.flags:
+        acc.add(H, "shell.crontab.remove", "crontab -r (removes every scheduled job)")
+    elif "l" in o.flags:
+        acc.add(S, "shell.crontab.list", "crontab -l (lists jobs)")
+    elif "e" in o.flags:
+        acc.add(M, "shell.crontab.edit", "crontab -e (edits scheduled jobs)")
+    else:
+        acc.add(M, "shell.crontab.install", "installs a crontab (scheduled commands)")
+    return OTHER
+
+
+def h_firewall(r, prog, args, metas, ctx, acc, stdin):
+    if prog in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables", "arptables"):
+        o = getopts(args, frozenset("tjAIDRNXPFZEsdiopm"), frozenset(("--table",)))
+        changing = o.flags & {"A", "I", "D", "R", "N", "X", "P", "F", "Z", "E"} or o.any(
+            "--append", "--insert", "--delete", "--replace", "--new-chain", "--delete-chain", "--policy", "--flush",
+            "--zero", "--rename-chain")
+        if o.flags & {"F"} or o.any("--flush"):
+            acc.add(H, "shell.firewall.flush", f"{prog} -F (removes every firewall rule)")
+        elif changing:
+            acc.add(H, "shell.firewall.change", f"{prog}: firewall rule change")
+        else:
+            acc.add(S, "shell.firewall.list", f"{prog} (lists rules)")
+        return OTHER
+    pos = [a for a in args if not a.startswith("-")]
+    verb = pos[0] if pos else ""
+    if prog == "ufw":
+        if verb in ("status", "show", "version", "app") or not verb:
+            acc.add(S, "shell.firewall.list", "ufw status")
+        else:
+            acc.add(H, f"shell.firewall.{verb}"[:40], f"ufw {verb}: firewall change")
+        return OTHER
+    if prog == "nft":
+        if verb in ("list", "-a") or not verb or any(a in ("-j", "--json") for a in args) and verb == "list":
+            acc.add(S, "shell.firewall.list", "nft list")
+        else:
+            acc.add(H, "shell.firewall.change", "nft: firewall change")
+        return OTHER
+    if prog == "firewall-cmd":
+        if all(a.startswith(("--list", "--get", "--state", "--query", "--info", "--zone")) for a in args):
+            acc.add(S, "shell.firewall.list", "firewall-cmd (reads)")
+        else:
+            acc.add(H, "shell.firewall.change", "firewall-cmd: firewall change")
+        return OTHER
+    if prog == "pfctl" and any(a.startswith("-s") for a in args):
+        acc.add(S, "shell.firewall.list", "pfctl -s")
+        return OTHER
+    acc.add(H, "shell.firewall.change", f"{prog}: firewall change")
+    return OTHER
+
+
+def h_user_admin(r, prog, args, metas, ctx, acc, stdin):
+    acc.add(H, "shell.user_admin", f"{prog}: user account change")
+    return OTHER
+
+
+def h_mount(r, prog, args, metas, ctx, acc, stdin):
+    if prog in ("zfs", "zpool", "btrfs"):
+        pos = [a for a in args if not a.startswith("-")]
+        v = pos[0] if pos else ""
+        if v in ("list", "status", "get", "iostat", "show", "history", "df", "usage"):
+            acc.add(S, "shell.storage.read", f"{prog} {v}")
+        elif v in ("destroy", "delete", "labelclear"):
+            acc.add(H, "shell.storage.destroy", f"{prog} {v} (destroys data)")
+        else:
+            acc.add(M, "shell.storage", f"{prog} {v}".strip())
+        return OTHER
+    if prog == "cryptsetup" and any(a in ("luksFormat", "erase", "luksErase") for a in args):
+        acc.add(C, "shell.cryptsetup.format", "cryptsetup luksFormat (erases the device)")
+        return OTHER
+    if prog == "mdadm" and any(a == "--zero-superblock" for a in args):
+        acc.add(C, "shell.mdadm.zero", "mdadm --zero-superblock")
+        return OTHER
+    if prog in ("lvremove", "vgremove", "pvremove"):
+        acc.add(H, "shell.storage.destroy", f"{prog} (removes a volume)")
+        return OTHER
+    if prog == "mount" and not [a for a in args if not a.startswith("-")]:
+        acc.add(S, "shell.mount.list", "mount (lists mounts)")
+        return OTHER
+    acc.add(M, f"shell.{prog}", f"{prog} (changes mounts or volumes)")
+    return OTHER
+
+
+def h_sysctl(r, prog, args, metas, ctx, acc, stdin):
+    if any(a in ("-w", "--write", "-p", "--load", "--system") for a in args) or any(
+            "=" in a and not a.startswith("-") for a in args):
+        acc.add(H, "shell.sysctl.write", "sysctl changes kernel parameters")
+    else:
+        acc.add(S, "shell.read_only", "sysctl (reads)")
+    return OTHER
+
+
+def h_ip(r, prog, args, metas, ctx, acc, stdin):
+    if prog == "ip":
+        pos = [a for a in args if not a.startswith("-")]
+        if any(v in ("add", "del", "delete", "flush", "set", "change", "replace", "append", "prepend", "exec")
+               for v in pos[1:3]):
+            acc.add(H, "shell.network.change", "ip: network configuration change")
+        else:
+            acc.add(S, "shell.read_only", "ip (shows)")
+        return OTHER
+    if prog in ("ifconfig", "route"):
+        pos = [a for a in args if not a.startswith("-")]
+        if (prog == "ifconfig" and len(pos) > 1) or (prog == "route" and pos[:1] and pos[0] in ("add", "del")):
+            acc.add(H, "shell.network.change", f"{prog}: network configuration change")
+        else:
+            acc.add(S, "shell.read_only", f"{prog} (shows)")
+        return OTHER
+    if prog == "hostname":
+        if [a for a in args if not a.startswith("-")]:
+            acc.add(M, "shell.hostname.set", "hostname change")
+        else:
+            acc.add(S, "shell.read_only", "hostname")
+        return OTHER
+    if prog == "nmcli":
+        if any(a in ("show", "status", "list", "monitor") for a in args) or not args:
+            acc.add(S, "shell.read_only", "nmcli (shows)")
+        else:
+            acc.add(M, "shell.network.change", "nmcli: network change")
+        return OTHER
+    acc.add(L, "shell.program", prog)
+    return OTHER
+
+
+def h_redis(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("hpanurs"), frozenset(("--user", "--pass", "--tls", "--cacert")), stop_at_pos=True)
+    cmd = o.pos[0].upper() if o.pos else ""
+    if not cmd:
+        acc.add(L, "shell.redis", "interactive redis-cli")
+    elif cmd in ("FLUSHALL", "FLUSHDB", "SHUTDOWN", "DEBUG", "SWAPDB"):
+        acc.add(H, "shell.redis.flush", f"redis {cmd} (deletes every key)")
+    elif cmd == "CONFIG" and len(o.pos) > 1 and o.pos[1].upper() == "SET":
+        acc.add(H, "shell.redis.config", "redis CONFIG SET")
+    elif cmd in ("GET", "MGET", "KEYS", "SCAN", "INFO", "PING", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL",
+                 "LRANGE", "SMEMBERS", "ZRANGE", "DBSIZE", "MONITOR", "SLOWLOG", "CLIENT", "MEMORY", "LLEN", "SCARD",
+                 "HLEN", "STRLEN", "--SCAN", "--BIGKEYS", "--STAT", "--LATENCY"):
+        acc.add(S, "shell.redis.read", f"redis {cmd} (reads)")
+    else:
+        acc.add(M, "shell.redis.write", f"redis {cmd} (writes data)")
+    return OTHER
+
+
+_SQL_OPTS = {
+    # program: (short options with argument, SQL option letters, long SQL options, file option letters)
+    "psql": ("cdfhpUvoLFRPT", "c", ("--command",), "f"),
+    "pgcli": ("dhpUvD", "", (), ""),
+    "mysql": ("uhPDSeOT", "e", ("--execute",), ""),
+    "mariadb": ("uhPDSeOT", "e", ("--execute",), ""),
+    "mycli": ("uhPDSe", "e", ("--execute",), ""),
+    "sqlcmd": ("SUPdQqiovs", "Qq", ("--query",), "i"),
+    "clickhouse-client": ("hqudP", "q", ("--query",), ""),
+    "clickhouse": ("hqudP", "q", ("--query",), ""),
+    "snowsql": ("qafudrswh", "q", ("--query",), "f"),
+    "cockroach": ("e", "e", ("--execute",), ""),
+    "duckdb": ("cs", "cs", ("-c", "-s"), ""),
+    "trino": ("", "", ("--execute",), "f"),
+    "presto": ("", "", ("--execute",), "f"),
+    "spark-sql": ("ef", "e", (), "f"),
+    "hive": ("ef", "e", (), "f"),
+    "beeline": ("unpeuf", "e", (), "f"),
+    "usql": ("cf", "c", ("--command",), "f"),
+    "vsql": ("cfhUdwp", "c", ("--command",), "f"),
+}
+
+
+def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
+    short, sql_letters, sql_longs, file_letters = _SQL_OPTS.get(prog, ("", "", (), ""))
+    long_arg = frozenset(("--command", "--execute", "--query", "--dbname", "--host", "--port", "--username",
+                          "--user", "--file", "--set", "--variable", "--database", "--password", "--output"))
+    o = getopts(args, frozenset(short), long_arg)
+    sqls: list = []
+    for ch in sql_letters:
+        sqls.extend(o.vals.get(ch, ()))
+    for nm in sql_longs:
+        v = o.longs.get(nm)
+        if isinstance(v, str):
+            sqls.append(v)
+    has_file = any(ch in o.flags for ch in file_letters) or "--file" in o.longs
+    pos = o.pos
+    if prog in ("sqlite3", "sqlite", "duckdb", "litecli") and len(pos) > 1:
+        sqls.extend(pos[1:])
+    if prog == "bq":
+        if pos and pos[0] == "query":
+            sqls.extend(pos[1:][-1:])
+        elif pos and pos[0] in ("rm", "delete"):
+            acc.add(H, "shell.bq.rm", "bq rm (deletes a table or dataset)")
+            return OTHER
+        elif pos and pos[0] in ("ls", "show", "head", "help", "version"):
+            acc.add(S, "shell.sql.read", f"bq {pos[0]}")
+            return OTHER
+    if prog == "cockroach" and pos and pos[0] != "sql":
+        acc.add(M, "shell.program", f"cockroach {pos[0]}")
+        return OTHER
+    if not sqls and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+        sqls.append(stdin[1])
+    if sqls:
+        for sql in sqls:
+            if MARK in sql:
+                acc.add(M, "sql.dynamic", f"{prog} runs SQL built at run time")
+            tier, rule, reason, _ok = classify_sql(sql.replace(MARK, " "))
+            acc.add(tier, rule, f"{reason} via {prog}")
+        return OTHER
+    if has_file or stdin is not None:
+        acc.add(M, "sql.file", f"{prog} runs SQL from a file or its input")
+        return OTHER
+    acc.add(L, "sql.interactive", f"interactive {prog}")
+    return OTHER
+
+
+def h_pkg(r, prog, args, metas, ctx, acc, stdin):
+    pos = [a for a in args if not a.startswith("-")]
+    sub = pos[0] if pos else ""
+    pub = T.PUBLISHERS.get(prog)
+    if pub and sub in pub:
+        if prog == "yarn" and sub == "npm" and (len(pos) < 2 or pos[1] != "publish"):
+            pass
+        else:
+            acc.add(H, "shell.publish", f"{prog} {sub} (publishes to a registry)")
+            return OTHER
+    inst = T.INSTALLERS.get(prog, ())
+    if prog == "yarn" and not pos and not [a for a in args if a not in ("--frozen-lockfile", "--immutable")]:
+        acc.add(M, "shell.install", "yarn (installs packages)")
+        return OTHER
+    if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")):
+        if prog == "uv" and sub == "pip" and (len(pos) < 2 or pos[1] not in ("install", "sync")):
+            acc.add(S if len(pos) > 1 and pos[1] in ("list", "show", "freeze", "check", "tree") else L,
+                    "shell.pkg", f"uv pip {pos[1] if len(pos) > 1 else ''}".strip())
+            return OTHER
+        if prog == "uv" and sub == "tool" and (len(pos) < 2 or pos[1] not in ("install", "run")):
+            acc.add(L, "shell.pkg", "uv tool")
+            return OTHER
+        if prog == "go" and sub == "get" and not pos[1:]:
+            acc.add(L, "shell.pkg", "go get")
+            return OTHER
+        acc.add(M, "shell.install", f"{prog} {sub} (package install)".replace("  ", " "))
+        return OTHER
+    if sub in ("list", "ls", "show", "info", "view", "search", "outdated", "freeze", "check", "why", "doctor",
+               "config", "help", "version", "env", "which", "policy", "shellenv", "--version", "prefix", "root",
+               "whoami", "audit", "explain", "tree", "home", "cache-dir"):
+        if not (sub == "audit" and "fix" in pos) and not (sub == "config" and any(x in pos for x in ("set", "delete"))):
+            acc.add(S, "shell.pkg.read", f"{prog} {sub} (read-only)")
+            return OTHER
+        acc.add(M, "shell.install", f"{prog} {sub} fix")
+        return OTHER
+    acc.add(L, "shell.program", f"{prog} {sub}".strip())
+    return OTHER
+
+
+def h_deploy(r, prog, args, metas, ctx, acc, stdin):
+    subs = T.DEPLOY_TOOLS.get(prog, ())
+    pos = [a for a in args if not a.startswith("-")]
+    sub = pos[0] if pos else ""
+    if prog == "helm":
+        if sub in ("uninstall", "delete", "del"):
+            acc.add(H, "shell.helm.uninstall", f"helm {sub} (removes a release)")
+            return OTHER
+        if sub in ("list", "ls", "status", "get", "show", "search", "history", "version", "env", "template", "lint",
+                   "verify", "help", "dependency", "repo", "pull", "fetch", "diff", "plugin", "package", "completion"):
+            acc.add(S if sub not in ("repo", "pull", "fetch", "dependency", "package", "plugin") else L,
+                    "shell.helm.read", f"helm {sub}")
+            return OTHER
+    if prog in ("pulumi", "cdk"):
+        return h_iac(r, prog, args, metas, ctx, acc, stdin)
+    deploys = (not subs and (not sub or sub in ("deploy", "--prod", "up", "publish") or True)) or sub in subs or (
+        prog == "gcloud" and "deploy" in pos)
+    if prog == "vercel" and sub in ("ls", "list", "inspect", "logs", "whoami", "env", "login", "link", "dev",
+                                    "pull", "domains", "dns"):
+        deploys = False
+    if prog == "heroku" and sub not in subs:
+        deploys = sub.startswith(("ps:", "config:set", "config:unset", "pg:", "apps:", "releases:"))
+    if deploys:
+        if _prod_in(args) or "--prod" in args or "--production" in args:
+            acc.add(H, "shell.deploy.production", f"{prog} {sub} to production".replace("  ", " "))
+        else:
+            acc.add(M, "shell.deploy", f"{prog} {sub} (deploys)".replace("  ", " "))
+    else:
+        acc.add(L, "shell.program", f"{prog} {sub}".strip())
+    return OTHER
+
+
+def h_cloud(r, prog, args, metas, ctx, acc, stdin):
+    pos = [a for a in args if not a.startswith("-")]
+    verbs = " ".join(pos[:4]).lower()
+    words = set(verbs.replace("-", " ").split())
+    if prog == "aws" and pos[:1] == ["s3"]:
+        v = pos[1] if len(pos) > 1 else ""
+        if v == "rb" or (v == "rm" and "--recursive" in args):
+            acc.add(H, "shell.cloud.delete", f"aws s3 {v} (deletes a bucket or many objects)")
+        elif v == "rm":
+            acc.add(M, "shell.cloud.delete", "aws s3 rm")
+        elif v in ("ls", "presign"):
+            acc.add(S, "shell.cloud.read", "aws s3 ls")
+        elif v in ("sync", "cp", "mv") and "--delete" in args:
+            acc.add(H, "shell.cloud.delete", f"aws s3 {v} --delete")
+        else:
+            acc.add(L, "shell.cloud", f"aws s3 {v}")
+        return OTHER
+    if words & {"delete", "destroy", "terminate", "remove", "rm", "rb", "purge", "deregister", "revoke", "wipe"}:
+        acc.add(H, "shell.cloud.delete", f"{prog} {verbs} (deletes cloud resources)")
+    elif "get-secret-value" in words or {"secrets", "access"} <= words or ("secret" in words and "get" in words):
+        acc.add(M, "shell.secret_read", f"{prog} reads a secret into the agent's context")
+    elif any(w.startswith(("describe", "list", "get", "show", "ls")) for w in words) or words & {
+            "whoami", "version", "help", "info", "sts"}:
+        acc.add(S, "shell.cloud.read", f"{prog} {verbs} (reads)")
+    elif words & {"deploy", "release", "publish"}:
+        acc.add(H if _prod_in(args) else M, "shell.deploy", f"{prog} {verbs} (deploys)")
+    elif words & {"iam", "policy", "role", "firewall", "firewall-rules", "dns", "kms", "secret", "secrets"}:
+        acc.add(H, "shell.cloud.iam", f"{prog} {verbs} (access or network change)")
+    else:
+        acc.add(M, "shell.cloud", f"{prog} {verbs} (changes cloud resources)")
+    return OTHER
+
+
+def h_at(r, prog, args, metas, ctx, acc, stdin):
+    if any(a in ("-l", "-r", "-d", "-c") for a in args) or prog == "atq":
+        acc.add(S if "-l" in args or prog == "atq" else L, "shell.at", prog)
+        return OTHER
+    acc.add(M, "shell.at", f"{prog} schedules commands")
+    if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+        r.run_text(stdin[1], ctx, acc)
+    elif stdin is not None and stdin != OTHER:
+        acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
+    return OTHER
+
+
+def h_watch(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("nq"), frozenset(("--interval", "--differences")), stop_at_pos=True)
+    if o.pos:
+        r.run_text(" ".join(o.pos), ctx, acc)
+    return OTHER
+
+
+def h_su(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("csgG"), frozenset(("--command", "--shell", "--group")))
+    acc.add(M, "shell.su", "su (switches user)")
+    cmd = _first(o, "c", "--command")
+    if cmd:
+        r.run_text(cmd, ctx, acc)
+    return OTHER
+
+
+def h_xargs(r, prog, args, metas, ctx, acc, stdin):
+    i, n = 0, len(args)
+    repl = None
+    while i < n:
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        if a in ("-I", "-L", "-n", "-P", "-d", "-E", "-s", "-a", "--arg-file", "--delimiter", "--max-args",
+                 "--max-procs", "--max-lines", "--eof", "--max-chars", "--replace"):
+            if a in ("-I", "--replace"):
+                repl = args[i + 1] if i + 1 < n else "{}"
+            i += 2
+            continue
+        if a.startswith("-I") and len(a) > 2:
+            repl = a[2:]
+        elif a.startswith("-i"):
+            repl = a[2:] or "{}"
+        elif a.startswith("--replace="):
+            repl = a.split("=", 1)[1] or "{}"
+        i += 1
+    cmd = args[i:] or ["echo"]
+    if type(stdin) is tuple and stdin[0] in ("lit", "heredoc"):
+        items = stdin[1].split("\n") if repl else stdin[1].split()
+        items = [x for x in items if x.strip()][:MAX_COMBOS] or [""]
+    else:
+        items = [MARK]
+    c = ctx.child()
+    if repl:
+        for it in items:
+            argv = [x.replace(repl, it) for x in cmd]
+            r.run_argv(argv, [None] * len(argv), c, acc, None)
+    else:
+        argv = cmd + items if items != [""] else list(cmd)
+        r.run_argv(argv, [None] * len(argv), c, acc, None)
+    return OTHER
+
+
+def h_editor(r, prog, args, metas, ctx, acc, stdin):
+    files = [a for a in args if not a.startswith(("-", "+"))]
+    for f in files:
+        r.write_path(f, ctx, acc, f"edit ({prog})")
+    if not files:
+        acc.add(L, "shell.editor", prog)
+    return OTHER
+
+
+def h_ssh_keygen(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("fbtCNnOVZaEIzmrwDGPRYSs"))
+    f = _first(o, "f")
+    if o.flags & {"l", "y", "F", "L"} and not o.flags & {"R"}:
+        acc.add(S, "shell.read_only", "ssh-keygen (reads)")
+        return OTHER
+    if f:
+        r.write_path(f, ctx, acc, "write key")
+        r.write_path(f + ".pub", ctx, acc, "write key")
+    else:
+        acc.add(L, "shell.ssh_keygen", "ssh-keygen writes a key")
+    return OTHER
+
+
+def h_tar(r, prog, args, metas, ctx, acc, stdin):
+    first = args[0] if args else ""
+    flags = first.lstrip("-") if first and not first.startswith("--") else ""
+    if "t" in flags or "--list" in args:
+        acc.add(S, "shell.read_only", f"{prog} (lists)")
+        return OTHER
+    o = getopts(args, frozenset("fCT"), frozenset(("--directory", "--file")))
+    d = _first(o, "C", "--directory")
+    if d and ("x" in flags or "x" in o.flags or "--extract" in o.longs):
+        r.write_path(d.rstrip("/") + "/x", ctx, acc, "extract into")
+    acc.add(L, "shell.program", prog)
+    return OTHER
+
+
+def h_netcat(r, prog, args, metas, ctx, acc, stdin):
+    if any(a in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or (a.startswith("-") and not a.startswith("--")
+                                                                       and ("e" in a or "c" in a)) for a in args):
+        acc.add(H, "shell.netcat.exec", f"{prog} -e gives a shell to the network")
+    elif any(a.startswith("EXEC:") or a.startswith("SYSTEM:") for a in args):
+        acc.add(H, "shell.netcat.exec", f"{prog} runs a program for the network")
+    else:
+        acc.add(L, "shell.program", prog)
+    return OTHER
+
+
+def h_mongo(r, prog, args, metas, ctx, acc, stdin):
+    code = " ".join(a for a in args if not a.startswith("-"))
+    low = code.replace(" ", "").lower()
+    if any(k in low for k in ("dropdatabase(", ".drop(", "deletemany({})", "remove({})", "dropallusers(")):
+        acc.add(H, "shell.mongo.drop", f"{prog} deletes a database or collection")
+    elif any(a in ("--eval", "-e") for a in args):
+        acc.add(M, "shell.mongo.eval", f"{prog} --eval runs database code")
+    else:
+        acc.add(L, "shell.program", prog)
+    return OTHER
+
+
+def h_unzip(r, prog, args, metas, ctx, acc, stdin):
+    o = getopts(args, frozenset("dx"))
+    d = _first(o, "d")
+    if d:
+        r.write_path(d.rstrip("/") + "/x", ctx, acc, "extract into")
+    acc.add(L, "shell.program", prog)
+    return OTHER
+
+
+def _build_handlers() -> dict:
+    h: dict = {}
+    for p in ("rm", "unlink", "rmdir_", "srm", "trash", "trash-put"):
+        h[p] = h_rm
+    h["rmdir"] = h_touch
+    h["find"] = h_find
+    h["chmod"] = h_chmod
+    for p in ("chown", "chgrp"):
+        h[p] = h_chown
+    h["dd"] = h_dd
+    for p in ("mke2fs", "mkswap", "mkntfs", "mkdosfs", "newfs", "mformat"):
+        h[p] = h_mkfs
+    h["wipefs"] = h_wipefs
+    h["sgdisk"] = h_sgdisk
+    for p in T.PARTITIONERS:
+        if p != "sgdisk":
+            h[p] = h_partition
+    h["blkdiscard"] = h_blkdiscard
+    h["shred"] = h_shred
+    for p in T.POWER_PROGRAMS:
+        h[p] = h_power
+    for p in ("init", "telinit"):
+        h[p] = h_init
+    h["kill"] = h_kill
+    for p in ("pkill", "killall", "killall5"):
+        h[p] = h_pkill
+    h["systemctl"] = h_systemctl
+    for p in ("service", "rc-service", "invoke-rc.d"):
+        h[p] = h_service
+    h["git"] = h_git
+    h["gh"] = h_gh
+    for p in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
+        h[p] = h_docker
+    for p in ("kubectl", "oc", "k", "microk8s.kubectl", "k3s"):
+        h[p] = h_kubectl
+    for p in T.TERRAFORMS:
+        h[p] = h_terraform
+    h["ansible-playbook"] = h_ansible_playbook
+    h["ansible"] = h_ansible
+    h["curl"] = h_curl
+    h["wget"] = h_wget
+    for p in ("http", "https", "xh", "xhs", "httpie"):
+        h[p] = h_httpie
+    h["ssh"] = h_ssh
+    for p in ("scp", "rsync"):
+        h[p] = h_scp
+    for p in T.SHELLS:
+        h[p] = h_shell
+    h["eval"] = h_eval
+    for p in ("source", "."):
+        h[p] = h_source
+    for p in T.INTERPRETERS:
+        h[p] = h_interp
+    for p in ("python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13"):
+        h[p] = h_interp
+    for p in ("awk", "gawk", "mawk", "nawk"):
+        h[p] = h_awk
+    h["sed"] = h_sed
+    h["gsed"] = h_sed
+    for p in ("cp", "mv", "install", "ln", "ditto"):
+        h[p] = h_write
+    for p in ("touch", "mkdir", "truncate", "tee"):
+        h[p] = h_touch
+    h["crontab"] = h_crontab
+    for p in T.FIREWALLS:
+        h[p] = h_firewall
+    for p in T.USER_ADMIN:
+        h[p] = h_user_admin
+    for p in T.MOUNTERS:
+        h[p] = h_mount
+    h["sysctl"] = h_sysctl
+    for p in ("ip", "ifconfig", "route", "hostname", "nmcli"):
+        h[p] = h_ip
+    h["redis-cli"] = h_redis
+    for p in T.SQL_CLIENTS:
+        h[p] = h_sql_client
+    for p in set(T.INSTALLERS) | set(T.PUBLISHERS):
+        if p not in h:
+            h[p] = h_pkg
+    for p in T.DEPLOY_TOOLS:
+        if p not in h:
+            h[p] = h_deploy
+    for p in ("aws", "gcloud", "az", "doctl", "hcloud", "linode-cli", "scw", "oci", "ibmcloud", "gsutil"):
+        h[p] = h_cloud
+    for p in ("at", "batch", "atq"):
+        h[p] = h_at
+    h["watch"] = h_watch
+    h["su"] = h_su
+    h["xargs"] = h_xargs
+    h["parallel"] = h_xargs
+    for p in ("vim", "vi", "nvim", "nano", "emacs", "ed", "pico", "micro", "sudoedit"):
+        h[p] = h_editor
+    h["ssh-keygen"] = h_ssh_keygen
+    for p in ("tar", "bsdtar", "gtar"):
+        h[p] = h_tar
+    h["printenv"] = h_printenv
+    for p in ("nc", "ncat", "netcat", "socat"):
+        h[p] = h_netcat
+    for p in ("mongo", "mongosh"):
+        h[p] = h_mongo
+    h["unzip"] = h_unzip
+    h.pop("rmdir_", None)
+    return h

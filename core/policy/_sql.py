@@ -1,0 +1,263 @@
+"""A small, linear SQL statement splitter and classifier (tiers.md, "SQL").
+
+Keywords count only at the start of a statement, never inside string literals, quoted identifiers
+or comments.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.tiers import Tier
+
+S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_SPECIAL = re.compile(r"[-/'\"`$;()\[#]")
+_DOLLAR_TAG = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)?\$")
+
+SAFE_VERBS = frozenset(("select", "show", "explain", "describe", "desc", "values", "table", "use", "set", "begin",
+                        "start", "commit", "rollback", "savepoint", "release", "end", "abort", "with", "pragma",
+                        "listen", "unlisten", "fetch", "declare", "close", "prepare", "deallocate", "help",
+                        "print", "go", "checkpoint", "summarize", "reset", "discard", "load_extension"))
+LOW_VERBS = frozenset(("analyze", "analyse", "vacuum", "reindex", "optimize", "attach", "detach", "notify",
+                       "lock", "cluster", "refresh", "install", "load", "export", "import", "checksum", "repair",
+                       "flush"))
+MEDIUM_VERBS = frozenset(("insert", "create", "rename", "replace", "merge", "upsert", "copy", "call", "exec",
+                          "execute", "comment", "do", "security", "alter", "update", "delete"))
+HIGH_VERBS = frozenset(("drop", "truncate", "grant", "revoke", "shutdown", "kill", "purge", "deny"))
+
+_NAMES = {
+    "drop": "DROP", "truncate": "TRUNCATE", "grant": "GRANT", "revoke": "REVOKE", "alter": "ALTER",
+    "update": "UPDATE", "delete": "DELETE", "insert": "INSERT", "create": "CREATE",
+}
+
+
+def split_statements(sql: str) -> list[list[str]]:
+    """Split ``sql`` into statements, each a list of top-level tokens (lower-cased words, symbols);
+    string literals become ``'?'``, comments vanish, parenthesised parts keep a depth marker."""
+    out: list[list[str]] = []
+    cur: list[str] = []
+    depth = 0
+    i, n = 0, len(sql)
+    while i < n:
+        m = _SPECIAL.search(sql, i)
+        j = m.start() if m else n
+        if j > i:
+            chunk = sql[i:j]
+            for w in chunk.split():
+                _add_words(cur, w, depth)
+        if m is None:
+            break
+        c = sql[j]
+        if c == ";":
+            if cur:
+                out.append(cur)
+            cur, depth = [], 0
+            i = j + 1
+        elif c == "-":
+            if sql.startswith("--", j):
+                k = sql.find("\n", j)
+                i = n if k < 0 else k + 1
+            else:
+                cur.append("-")
+                i = j + 1
+        elif c == "#":
+            # MySQL comment at a statement's start or after whitespace
+            if j == 0 or sql[j - 1] in " \t\n;":
+                k = sql.find("\n", j)
+                i = n if k < 0 else k + 1
+            else:
+                cur.append("#")
+                i = j + 1
+        elif c == "/":
+            if sql.startswith("/*", j):
+                k = sql.find("*/", j + 2)
+                i = n if k < 0 else k + 2
+            else:
+                cur.append("/")
+                i = j + 1
+        elif c in "'\"`[":
+            close = "]" if c == "[" else c
+            k = j + 1
+            while True:
+                k = sql.find(close, k)
+                if k < 0:
+                    k = n
+                    break
+                if close != "]" and sql.startswith(close * 2, k):
+                    k += 2
+                    continue
+                if c == "'" and k > 0 and sql[k - 1] == "\\" and not sql.startswith("\\\\", k - 2):
+                    k += 1
+                    continue
+                break
+            cur.append("'?'" if c == "'" else "?ident")
+            i = k + 1
+        elif c == "$":
+            mt = _DOLLAR_TAG.match(sql, j)
+            if mt:
+                tag = mt.group()
+                k = sql.find(tag, mt.end())
+                i = n if k < 0 else k + len(tag)
+                cur.append("'?'")
+            else:
+                cur.append("$")
+                i = j + 1
+        elif c == "(":
+            depth += 1
+            cur.append("(")
+            i = j + 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+            cur.append(")")
+            i = j + 1
+        else:  # pragma: no cover
+            i = j + 1
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _add_words(cur: list[str], chunk: str, depth: int) -> None:
+    # split a bare chunk into words and operator characters
+    pos = 0
+    for m in _WORD.finditer(chunk):
+        if m.start() > pos:
+            cur.extend(chunk[pos:m.start()])
+        cur.append(m.group().lower())
+        pos = m.end()
+    if pos < len(chunk):
+        cur.extend(chunk[pos:])
+
+
+def _top_level(tokens: list[str]) -> list[str]:
+    out = []
+    depth = 0
+    for t in tokens:
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(t)
+    return out
+
+
+def _where_is_real(tokens: list[str]) -> bool | None:
+    """None: no WHERE; False: an always-true WHERE; True: a real condition."""
+    top = _top_level(tokens)
+    try:
+        k = top.index("where")
+    except ValueError:
+        return None
+    # the condition as written, at top level (stop at clauses that follow WHERE)
+    cond: list[str] = []
+    depth = 0
+    started = False
+    for t in tokens:
+        if not started:
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+            elif t == "where" and depth == 0:
+                started = True
+            continue
+        if depth == 0 and t in ("order", "limit", "returning", "group", "having", "offset", "output"):
+            break
+        cond.append(t)
+    del k
+    # disjuncts at top level
+    disj: list[list[str]] = [[]]
+    depth = 0
+    for t in cond:
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            depth -= 1
+        if t == "or" and depth == 0:
+            disj.append([])
+        else:
+            disj[-1].append(t)
+    return not any(_always_true(d) for d in disj)
+
+
+def _always_true(tokens: list[str]) -> bool:
+    t = [x for x in tokens if x not in ("(", ")")]
+    if not t:
+        return False
+    if t in (["true"], ["1"], ["not", "false"], ["not", "0"]):
+        return True
+    if len(t) == 3 and t[1] == "=" and t[0] == t[2] and t[0] != "?ident":
+        return True  # 1=1, 'a'='a' (literals read as '?'), x = x
+    if len(t) == 4 and t[1] == "<" and t[2] == ">" and t[0] != t[3] and t[0].isdigit() and t[3].isdigit():
+        return True  # 1<>0
+    if len(t) == 4 and t[1] == "!" and t[2] == "=" and t[0] != t[3] and t[0].isdigit() and t[3].isdigit():
+        return True
+    return False
+
+
+def classify_sql(sql: str) -> tuple[Tier, str, str, bool]:
+    """Return ``(tier, rule, reason, parsed)`` for a SQL text; ``parsed`` is False when a statement
+    does not start with a known SQL keyword."""
+    best: tuple[Tier, str, str] = (S, "sql.read", "read-only SQL")
+    parsed = True
+    for stmt in split_statements(sql):
+        tier, rule, reason, ok = _classify_statement(stmt)
+        if not ok:
+            parsed = False
+        if tier > best[0]:
+            best = (tier, rule, reason)
+    return best[0], best[1], best[2], parsed
+
+
+def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
+    toks = [t for t in tokens if t != "("] if tokens and tokens[0] == "(" else tokens
+    if not toks:
+        return S, "sql.empty", "empty SQL", True
+    verb = toks[0]
+    if verb == "\\" or verb.startswith("\\"):
+        return S, "sql.meta", "client meta-command", True
+    if verb == "with":
+        # the statement after the CTEs: the first top-level DML verb
+        for t in _top_level(toks[1:]):
+            if t in ("select", "insert", "update", "delete", "merge"):
+                verb = t
+                break
+        else:
+            verb = "select"
+    if verb == "explain":
+        if "analyze" in toks[1:3] or "analyse" in toks[1:3]:
+            rest = toks[1:]
+            while rest and rest[0] in ("analyze", "analyse", "verbose", "("):
+                rest = rest[1:]
+            if rest and rest[0] in ("update", "delete", "insert", "drop", "truncate"):
+                return _classify_statement(rest)
+        return S, "sql.read", "read-only SQL (EXPLAIN)", True
+    if verb in ("update", "delete"):
+        where = _where_is_real(toks)
+        name = _NAMES[verb]
+        if where is None:
+            return H, f"sql.{verb}.no_where", f"{name} without WHERE (every row)", True
+        if where is False:
+            return H, f"sql.{verb}.always_true", f"{name} with an always-true WHERE (every row)", True
+        return M, f"sql.{verb}", f"{name} with a WHERE clause", True
+    if verb == "alter":
+        top = _top_level(toks)
+        if "drop" in top:
+            return H, "sql.alter.drop", "ALTER … DROP", True
+        return M, "sql.alter", "ALTER", True
+    if verb in HIGH_VERBS:
+        obj = toks[1] if len(toks) > 1 else ""
+        what = f"{verb.upper()} {obj.upper()}".strip() if obj.isalpha() else verb.upper()
+        return H, f"sql.{verb}", f"SQL {what}", True
+    if verb in MEDIUM_VERBS:
+        return M, f"sql.{verb}", f"SQL {verb.upper()} (writes data)", True
+    if verb in LOW_VERBS:
+        return L, f"sql.{verb}", f"SQL {verb.upper()}", True
+    if verb in SAFE_VERBS:
+        return S, "sql.read", f"read-only SQL ({verb.upper()})", True
+    if verb.startswith(".") or verb == ".":
+        return S, "sql.meta", "client meta-command", True
+    return H, "sql.unparseable", "text that is not SQL given as SQL", False

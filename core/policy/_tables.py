@@ -1,0 +1,345 @@
+"""The policy's data: programs, flags, paths and words (tiers.md). Code in the other modules
+interprets these tables; operators extend some of them through :class:`PolicyTables`.
+"""
+
+from __future__ import annotations
+
+from core.tiers import Tier
+
+S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+# ----------------------------------------------------------------------------------------- paths
+SYSTEM_DIRS = frozenset((
+    "/etc", "/usr", "/var", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/home", "/root",
+    "/opt", "/srv", "/sys", "/proc", "/dev", "/private/etc", "/private/var", "/System", "/Library", "/Users",
+))
+#: top-level names a glob such as ``/e*`` could reach
+TOP_LEVEL_NAMES = ("etc", "usr", "var", "boot", "bin", "sbin", "lib", "lib64", "home", "root", "opt", "srv",
+                   "sys", "proc", "dev", "private", "System", "Library", "Users")
+SENSITIVE_HOME_FILES = frozenset((
+    ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".bash_login", ".zshenv", ".zlogin",
+    ".netrc", ".pgpass", ".npmrc", ".pypirc", ".aws/credentials", ".docker/config.json", ".kube/config",
+    ".git-credentials", ".config/gh/hosts.yml",
+))
+SENSITIVE_HOME_DIRS = (".ssh", ".gnupg")
+#: files whose contents are secrets when read (besides sensitive and .env files)
+SECRET_READ_FILES = frozenset(("/etc/shadow", "/etc/gshadow", "/etc/sudoers"))
+BLOCK_DEVICE_PREFIXES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "nbd", "disk", "rdisk",
+                         "mapper/", "disk/by-", "sr", "fd0")
+NULL_DEVICES = frozenset(("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/stdin", "/dev/zero",
+                          "/dev/full"))
+SECRET_NAME_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE")
+
+# -------------------------------------------------------------------------------------- programs
+#: read-only programs: SAFE whatever their arguments (unless a handler says otherwise)
+READ_ONLY = frozenset((
+    "ls", "ll", "la", "dir", "vdir", "cat", "bat", "batcat", "head", "tail", "less", "more", "most", "grep", "egrep",
+    "fgrep", "rg", "ag", "ack", "wc", "sort", "uniq", "diff", "colordiff", "cmp", "comm", "stat", "file", "jq",
+    "yq", "gron", "ps", "pstree", "top", "htop", "btop", "atop", "df", "du", "dust", "duf", "ncdu", "free",
+    "uptime", "journalctl", "pwd", "which", "whereis", "type", "whoami", "id", "groups", "uname", "hostnamectl",
+    "date", "cal", "man", "info", "whatis", "apropos", "tldr", "cut", "tr", "last", "lastb", "lastlog", "w", "who",
+    "users", "finger", "tree", "exa", "eza", "lsd", "basename", "dirname", "realpath", "readlink", "column", "nl",
+    "od", "hexdump", "xxd", "strings", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+    "sha512sum", "shasum", "b2sum", "cksum", "sum", "base32", "base64", "true", "false", ":", "test", "[",
+    "seq", "sleep", "lsof", "netstat", "ss", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
+    "host", "whois", "tac", "rev", "fold", "fmt", "expand", "unexpand", "paste", "join", "look", "zcat", "zless",
+    "zmore", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "lsblk", "blkid", "lscpu", "lsusb", "lspci",
+    "lsmod", "lshw", "dmidecode", "nproc", "vmstat", "iostat", "mpstat", "pidstat", "sar", "dmesg", "locale",
+    "getent", "tput", "clear", "reset", "expr", "numfmt", "getconf", "nvidia-smi", "ldd", "nm", "objdump",
+    "readelf", "size", "pgrep", "pidof", "printf", "echo", "tty", "arch", "logname",
+    "fd", "fdfind", "locate", "mlocate", "plocate", "tokei", "cloc", "scc", "iconv", "csvlook",
+    "xmllint", "hash", "jobs", "history", "alias", "help",
+    "iwconfig", "uptime", "glances", "lsattr", "sestatus", "getenforce",
+    "aa-status", "fc-list", "xdpyinfo", "printenv", "pr", "ts", "hostid", "cowsay",
+    "figlet", "bc", "dc", "units", "factor", "shuf", "namei", "findmnt", "df",
+    "arp", "showmount", "rpcinfo", "git-status", "delta", "diff3",
+    "sdiff", "wdiff", "difft", "tail", "multitail", "lnav", "ccze",
+    "echo", "read", "wait", "true", "false", "cd", "pushd", "popd", "dirs", "let", "shift", "return", "exit",
+    "break", "continue", "unset", "set", "export", "declare", "typeset", "local", "readonly", "trap", "umask",
+    "ulimit", "times", "caller", "compgen", "complete", "bind", "disown", "fg", "bg", "getopts",
+))
+#: read-only programs that show file contents (a secret file among their operands is a secret read)
+CONTENT_READERS = frozenset((
+    "cat", "bat", "batcat", "head", "tail", "less", "more", "most", "grep", "egrep", "fgrep", "rg", "ag", "ack",
+    "strings", "od", "hexdump", "xxd", "base64", "base32", "tac", "nl", "cut", "sort", "uniq", "jq", "yq", "awk",
+    "gawk", "mawk", "nawk", "sed", "zcat", "zless", "view", "vim", "vi", "nano", "emacs", "code", "diff", "cmp",
+    "comm", "paste", "column", "pr", "fold", "fmt", "iconv", "source", ".", "openssl",
+))
+#: wrappers looked through: options taking an argument, number of leading operands to skip, tier floor
+WRAPPERS: dict[str, tuple[frozenset, int, Tier]] = {
+    "sudo": (frozenset("ugpChDTURr") | {"--user", "--group", "--prompt", "--close-from", "--host", "--chdir",
+                                        "--command-timeout", "--other-user", "--role", "--type"}, 0, M),
+    "doas": (frozenset("uC"), 0, M),
+    "pkexec": (frozenset({"--user"}), 0, M),
+    "run0": (frozenset("u") | {"--user"}, 0, M),
+    "nohup": (frozenset(), 0, S),
+    "time": (frozenset("fo"), 0, S),
+    "nice": (frozenset("n") | {"--adjustment"}, 0, S),
+    "renice": (frozenset("ngpu"), 0, L),
+    "ionice": (frozenset("cnpPu") | {"--class", "--classdata"}, 0, S),
+    "timeout": (frozenset("sk") | {"--signal", "--kill-after"}, 1, S),
+    "command": (frozenset(), 0, S),
+    "builtin": (frozenset(), 0, S),
+    "exec": (frozenset("a"), 0, S),
+    "busybox": (frozenset(), 0, S),
+    "toybox": (frozenset(), 0, S),
+    "setsid": (frozenset(), 0, S),
+    "stdbuf": (frozenset("ioe") | {"--input", "--output", "--error"}, 0, S),
+    "unbuffer": (frozenset(), 0, S),
+    "chronic": (frozenset(), 0, S),
+    "caffeinate": (frozenset("tw"), 0, S),
+    "flock": (frozenset("wEc") | {"--timeout", "--conflict-exit-code", "--command"}, 1, S),
+    "chroot": (frozenset() | {"--userspec", "--groups"}, 1, M),
+    "nsenter": (frozenset("tSGwr") | {"--target"}, 0, H),
+    "taskset": (frozenset(), 1, S),
+    "chrt": (frozenset(), 1, S),
+    "strace": (frozenset("eoOpsuIPSbXU"), 0, L),
+    "ltrace": (frozenset("eoOpsuIPSn"), 0, L),
+    "eatmydata": (frozenset(), 0, S),
+    "fakeroot": (frozenset("il") | {"--lib", "--faked"}, 0, S),
+    "proxychains": (frozenset("f"), 0, S),
+    "proxychains4": (frozenset("f"), 0, S),
+    "torsocks": (frozenset(), 0, S),
+    "firejail": (frozenset(), 0, S),
+    "systemd-run": (frozenset("upEM") | {"--unit", "--property", "--setenv", "--uid", "--gid"}, 0, M),
+    "sg": (frozenset(), 1, M),
+    "runuser": (frozenset("ugl") | {"--user", "--group"}, 0, M),
+    "catchsegv": (frozenset(), 0, S),
+    "valgrind": (frozenset(), 0, L),
+    "xvfb-run": (frozenset("ansfe"), 0, S),
+    "dbus-run-session": (frozenset(), 0, S),
+    "with-contenv": (frozenset(), 0, S),
+    "tini": (frozenset(), 0, S),
+    "dumb-init": (frozenset(), 0, S),
+    "gosu": (frozenset(), 1, M),
+    "su-exec": (frozenset(), 1, M),
+    "setpriv": (frozenset(), 0, M),
+    "unshare": (frozenset(), 0, M),
+    "cpulimit": (frozenset("lpe"), 0, S),
+    "script_run": (frozenset(), 0, S),
+    "op": (frozenset(), 0, S),  # handled specially: `op run -- cmd`
+}
+#: "run" launchers: ``uv run CMD``, ``poetry run CMD``, ``bundle exec CMD`` …
+RUNNERS = {
+    "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "bundle": ("exec",), "pdm": ("run",),
+    "hatch": ("run",), "rye": ("run",), "pixi": ("run",), "conda": ("run",), "mamba": ("run",),
+    "doppler": ("run",), "dotenv": ("run",), "direnv": ("exec",), "nix": ("shell", "develop"),
+    "devbox": ("run",), "mise": ("exec", "x"), "asdf": ("exec",), "rbenv": ("exec",), "pyenv": ("exec",),
+}
+SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
+                    "pwsh", "powershell", "busybox-sh"))
+INTERPRETERS = {
+    # program: (flags whose argument is inline code, options that take an argument)
+    "python": ("c", frozenset("WXQ")), "python2": ("c", frozenset("WXQ")), "python3": ("c", frozenset("WXQ")),
+    "pypy": ("c", frozenset("WX")), "pypy3": ("c", frozenset("WX")),
+    "perl": ("eE", frozenset("IMmxl0")), "ruby": ("e", frozenset("IrCE")), "node": ("ep", frozenset("r")),
+    "nodejs": ("ep", frozenset("r")), "deno": ("", frozenset()),
+    "php": ("rR", frozenset("cdf")), "lua": ("e", frozenset("l")), "luajit": ("e", frozenset("l")),
+    "Rscript": ("e", frozenset()), "osascript": ("e", frozenset("l")), "tclsh": ("", frozenset()),
+    "groovy": ("e", frozenset()), "julia": ("e", frozenset()), "elixir": ("e", frozenset()),
+}
+PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
+LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
+#: programs that print their (decoded, transformed) input: a shell fed by them runs hidden text
+DECODERS = frozenset(("base64", "base32", "xxd", "openssl", "gunzip", "gzip", "zcat", "bzip2", "bunzip2", "xz",
+                      "unxz", "zstd", "rev", "tr", "uudecode", "basenc", "gpg", "age", "sed", "awk", "perl"))
+SQL_CLIENTS = frozenset(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "sqlcmd", "clickhouse-client",
+                         "clickhouse", "cockroach", "snowsql", "bq", "usql", "pgcli", "mycli", "litecli", "trino",
+                         "presto", "spark-sql", "hive", "beeline", "isql", "osql", "db2", "sqlplus", "vsql"))
+ENV_SETUP_TOOLS = frozenset(("ssh-agent", "pyenv", "rbenv", "nodenv", "direnv", "conda", "brew", "starship",
+                             "zoxide", "fnm", "mise", "rtx", "jenv", "goenv", "plenv", "keychain", "dircolors",
+                             "opam", "luarocks", "thefuck", "atuin", "mcfly", "fzf", "gpg-agent", "micromamba",
+                             "mamba", "nvm", "volta", "pipenv", "poetry", "register-python-argcomplete",
+                             "kubectl", "helm", "gh", "rustup", "pdm", "uv", "zellij", "tmuxinator"))
+POWER_PROGRAMS = frozenset(("shutdown", "reboot", "halt", "poweroff"))
+DISK_WIPERS = frozenset(("blkdiscard",))
+PARTITIONERS = frozenset(("fdisk", "gdisk", "cfdisk", "sfdisk", "parted", "cgdisk", "sgdisk", "partprobe_w"))
+USER_ADMIN = frozenset(("useradd", "userdel", "usermod", "groupadd", "groupdel", "groupmod", "passwd", "chpasswd",
+                        "adduser", "deluser", "addgroup", "delgroup", "visudo", "vipw", "chage", "gpasswd",
+                        "dscl", "sysadminctl"))
+FIREWALLS = frozenset(("iptables", "ip6tables", "iptables-legacy", "iptables-nft", "nft", "ufw", "firewall-cmd",
+                       "pfctl", "ebtables", "arptables"))
+MOUNTERS = frozenset(("mount", "umount", "swapon", "swapoff", "losetup", "cryptsetup", "lvremove", "vgremove",
+                      "pvremove", "lvcreate", "vgcreate", "pvcreate", "mdadm", "zpool", "zfs", "btrfs"))
+NETWORK_SENDERS = frozenset(("curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp", "http",
+                             "https", "xh", "httpie", "ftp", "lftp", "rclone", "aws", "gsutil", "az", "mail",
+                             "sendmail", "mutt", "telnet"))
+HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"))
+HTTP_METHOD_TIERS = {"GET": S, "HEAD": S, "OPTIONS": S, "POST": M, "PUT": M, "PATCH": M, "DELETE": H}
+PROD_WORDS = frozenset(("prod", "production", "prd", "live"))
+PROD_REMOTES = frozenset(("heroku", "production", "prod"))
+DEPLOY_TOOLS = {
+    # program: subcommands that deploy (empty tuple: the program itself deploys)
+    "flyctl": ("deploy", "release"), "fly": ("deploy", "release"), "vercel": (), "netlify": ("deploy",),
+    "heroku": ("releases:rollback", "container:release", "deploy", "ps:scale", "pg:reset", "apps:destroy"),
+    "serverless": ("deploy",), "sls": ("deploy",), "railway": ("up", "deploy"), "eb": ("deploy",),
+    "cap": ("deploy",), "firebase": ("deploy",), "wrangler": ("deploy", "publish"), "amplify": ("publish", "push"),
+    "sam": ("deploy",), "cdk": ("deploy",), "helm": ("install", "upgrade", "rollback", "uninstall"),
+    "skaffold": ("run", "deploy"), "argocd": ("app",), "kamal": ("deploy",), "dokku": (), "pulumi": ("up",),
+    "gcloud": ("deploy",), "copilot": ("deploy",), "render": ("deploy",), "surge": (), "now": (),
+}
+PUBLISHERS = {
+    "npm": ("publish",), "pnpm": ("publish",), "yarn": ("publish", "npm"), "bun": ("publish",),
+    "twine": ("upload",), "cargo": ("publish",), "gem": ("push",), "docker": ("push",), "podman": ("push",),
+    "buildah": ("push",), "poetry": ("publish",), "uv": ("publish",), "flit": ("publish",), "hatch": ("publish",),
+    "pdm": ("publish",), "mvn": ("deploy",), "gradle": ("publish",), "dotnet": ("nuget",), "nuget": ("push",),
+    "vsce": ("publish",), "ovsx": ("publish",), "crane": ("push",), "skopeo": ("copy",),
+    "jsr": ("publish",), "deno": ("publish",),
+}
+#: package installers: program -> subcommands that install (None: any use installs)
+INSTALLERS = {
+    "pip": ("install", "download"), "pip3": ("install", "download"), "pipx": ("install", "inject", "run"),
+    "uv": ("add", "sync", "pip", "tool"), "poetry": ("add", "install", "update"), "pipenv": ("install", "sync"),
+    "pdm": ("add", "install", "sync"), "conda": ("install", "create", "update"), "mamba": ("install", "create"),
+    "micromamba": ("install", "create"),
+    "npm": ("install", "i", "ci", "add", "isntall", "update", "up", "upgrade", "link", "in", "install-test"),
+    "yarn": ("add", "install", "upgrade", "up", "dlx"), "pnpm": ("add", "install", "i", "update", "up", "dlx"),
+    "bun": ("add", "install", "i", "update", "x"), "npx": None, "bunx": None,
+    "apt": ("install", "upgrade", "full-upgrade", "dist-upgrade", "reinstall", "remove", "purge", "autoremove"),
+    "apt-get": ("install", "upgrade", "dist-upgrade", "reinstall", "remove", "purge", "autoremove", "build-dep"),
+    "aptitude": ("install", "upgrade", "safe-upgrade", "full-upgrade", "remove", "purge"),
+    "dpkg": ("-i", "--install", "-r", "--remove", "-P", "--purge"),
+    "yum": ("install", "update", "upgrade", "remove", "erase", "reinstall", "groupinstall", "localinstall"),
+    "dnf": ("install", "update", "upgrade", "remove", "erase", "reinstall", "group"),
+    "zypper": ("install", "in", "update", "up", "remove", "rm", "dup"), "apk": ("add", "del", "upgrade"),
+    "pacman": ("-S", "-U", "-R", "-Syu", "-Sy", "-Rs", "-Rns"), "yay": None, "paru": None,
+    "brew": ("install", "reinstall", "upgrade", "tap", "uninstall", "remove", "link"),
+    "port": ("install", "upgrade"), "snap": ("install", "refresh", "remove"),
+    "flatpak": ("install", "update", "uninstall"), "cargo": ("install", "add", "binstall"),
+    "go": ("install", "get"), "gem": ("install", "update"), "composer": ("require", "install", "update", "global"),
+    "bundle": ("install", "update", "add"), "bundler": ("install", "update"), "nix-env": ("-i", "--install", "-iA"),
+    "choco": ("install", "upgrade"), "winget": ("install", "upgrade"), "scoop": ("install",),
+    "cpan": None, "cpanm": None, "luarocks": ("install",), "opam": ("install",), "rustup": ("install",),
+    "mas": ("install",), "asdf": ("install", "plugin"), "mise": ("install", "use"), "nvm": ("install",),
+    "pyenv": ("install",), "rbenv": ("install",), "deno": ("install",), "stack": ("install",),
+    "cabal": ("install",), "dotnet": ("add", "tool"), "krew": ("install",),
+    "easy_install": None, "pip-sync": None, "sdk": ("install",),
+}
+NPM_LIKE = frozenset(("npm", "yarn", "pnpm", "bun"))
+#: git subcommands that only read (listing forms of branch/tag/remote/stash are handled in code)
+GIT_READ = frozenset((
+    "status", "log", "diff", "show", "blame", "annotate", "grep", "shortlog", "describe", "rev-parse", "rev-list",
+    "ls-files", "ls-tree", "ls-remote", "cat-file", "reflog", "whatchanged", "help", "version", "show-ref",
+    "show-branch", "for-each-ref", "merge-base", "name-rev", "cherry", "count-objects", "fsck", "verify-commit",
+    "verify-tag", "check-ignore", "check-attr", "var", "diff-tree", "diff-files", "diff-index", "range-diff",
+    "--version",
+))
+GIT_GLOBAL_WITH_ARG = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                                 "--super-prefix", "--config-env"))
+DOCKER_READ = frozenset(("ps", "logs", "inspect", "images", "version", "info", "stats", "top", "port", "diff",
+                         "history", "search", "events", "ls", "df", "list", "config", "help", "--version",
+                         "--help", "context_ls"))
+DOCKER_GLOBAL_WITH_ARG = frozenset(("-H", "--host", "--context", "-c", "--config", "--log-level", "-l",
+                                    "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name",
+                                    "--project-directory", "--env-file", "--profile", "--ansi", "--progress"))
+KUBECTL_GLOBAL_WITH_ARG = frozenset(("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user",
+                                     "-s", "--server", "--token", "--as", "--as-group", "--request-timeout",
+                                     "--cache-dir", "--certificate-authority", "--client-certificate",
+                                     "--client-key", "-v", "--v", "--profile"))
+KUBECTL_TIERS = {
+    "get": S, "describe": S, "logs": S, "log": S, "top": S, "explain": S, "api-resources": S, "api-versions": S,
+    "version": S, "cluster-info": S, "events": S, "diff": L, "auth": S, "completion": S, "plugin": S,
+    "wait": S, "options": S, "help": S, "kustomize": S,
+    "apply": M, "create": M, "patch": M, "replace": M, "edit": M, "label": M, "annotate": M, "set": M,
+    "rollout": M, "cp": M, "port-forward": M, "expose": M, "autoscale": M, "run": M, "exec": M, "attach": M,
+    "debug": M, "scale": M, "cordon": M, "uncordon": M, "proxy": M, "certificate": M,
+    "delete": H, "drain": H, "taint": M, "replace --force": H,
+    "config": L,
+}
+TERRAFORMS = frozenset(("terraform", "tofu", "terragrunt", "terramate"))
+TERRAFORM_TIERS = {
+    "destroy": C, "apply": H, "plan": L, "init": L, "fmt": L, "validate": S, "show": S, "output": S,
+    "providers": S, "version": S, "graph": S, "state": M, "import": M, "taint": M, "untaint": M, "refresh": M,
+    "workspace": L, "console": S, "get": L, "login": L, "logout": L, "force-unlock": H, "test": L,
+    "run-all": H, "metadata": S, "-version": S, "--version": S, "help": S,
+}
+SYSTEMCTL_TIERS = {
+    "status": S, "show": S, "cat": S, "list-units": S, "list-unit-files": S, "list-timers": S, "list-sockets": S,
+    "list-jobs": S, "list-dependencies": S, "list-machines": S, "is-active": S, "is-enabled": S, "is-failed": S,
+    "is-system-running": S, "help": S, "get-default": S, "show-environment": S, "--version": S,
+    "start": M, "restart": M, "reload": M, "enable": M, "reload-or-restart": M, "try-restart": M,
+    "try-reload-or-restart": M, "daemon-reload": M, "daemon-reexec": M, "reset-failed": M, "edit": M,
+    "set-property": M, "revert": M, "preset": M, "reenable": M, "link": M, "unmask": M, "set-default": H,
+    "stop": H, "disable": H, "mask": H, "kill": H, "isolate": H, "suspend": H, "hibernate": H,
+    "hybrid-sleep": H, "rescue": H, "emergency": H, "default": H, "clean": H, "freeze": H,
+    "poweroff": C, "reboot": C, "halt": C, "kexec": C, "soft-reboot": C, "exit": H,
+}
+SERVICE_ACTION_TIERS = {"status": S, "start": M, "restart": M, "reload": M, "force-reload": M, "condrestart": M,
+                        "try-restart": M, "stop": H, "force-stop": H, "--status-all": S, "disable": H, "enable": M}
+DOCKER_TIERS = {
+    # (subcommand, object-subcommand) -> tier; handled flags in code
+    "run": M, "create": M, "exec": M, "start": M, "restart": M, "stop": M, "kill": M, "pause": M, "unpause": M,
+    "rm": L, "rmi": L, "build": L, "buildx": L, "pull": L, "tag": L, "save": L, "load": L, "import": L,
+    "export": L, "commit": L, "cp": L, "login": L, "logout": L, "update": M, "rename": L, "attach": M,
+    "wait": S, "init": L, "scout": S, "sbom": S, "context": L, "trust": L, "swarm": H, "node": M, "service": M,
+    "stack": M, "secret": H, "plugin": M, "checkpoint": M, "manifest": L, "push": H, "up": M, "down": M,
+    "compose": M, "prune": H, "network": L, "volume": L, "image": L, "container": M, "system": L, "builder": L,
+}
+NO_DRY_RUN = frozenset(("rm", "rmdir", "unlink", "dd", "shred", "wipefs", "chmod", "chown", "chgrp", "kill",
+                        "killall", "pkill", "killall5", "shutdown", "reboot", "halt", "poweroff", "find", "mv",
+                        "cp", "tee", "truncate", "srm", "blkdiscard", "init", "telinit", "curl", "wget", "eval",
+                        "source", ".", "sh", "bash", "zsh", "dash", "ksh", "python", "python3", "perl", "ruby",
+                        "node", "sgdisk", "mke2fs", "crontab", "iptables", "ufw"))
+# rsync/ssh/scp options taking an argument
+SSH_OPTS_WITH_ARG = frozenset("BbcDEeFIiJLlmOopQRSWw")
+SCP_OPTS_WITH_ARG = frozenset("cFiJloPSXD")
+RSYNC_OPTS_WITH_ARG = frozenset("eBfTM")
+CURL_OPTS_WITH_ARG = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
+CURL_LONG_WITH_ARG = frozenset((
+    "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii", "--json", "--form",
+    "--form-string", "--header", "--request", "--output", "--upload-file", "--user", "--user-agent", "--referer",
+    "--cookie", "--cookie-jar", "--connect-timeout", "--max-time", "--retry", "--proxy", "--cacert", "--cert",
+    "--key", "--url", "--output-dir", "--write-out", "--resolve", "--config", "--unix-socket", "--oauth2-bearer",
+    "--range", "--limit-rate", "--max-filesize", "--interface", "--dns-servers", "--retry-delay",
+    "--retry-max-time", "--variable", "--expand-data", "--aws-sigv4", "--cert-type", "--key-type", "--pass",
+))
+CURL_SEND_OPTS = frozenset(("-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii",
+                            "--json", "-F", "--form", "--form-string", "-T", "--upload-file"))
+WGET_LONG_WITH_ARG = frozenset((
+    "--output-document", "--post-data", "--post-file", "--method", "--body-data", "--body-file", "--header",
+    "--user", "--password", "--directory-prefix", "--output-file", "--append-output", "--tries", "--timeout",
+    "--user-agent", "--input-file", "--load-cookies", "--save-cookies", "--referer", "--wait",
+))
+WGET_OPTS_WITH_ARG = frozenset("OoaPtTiUwQeDIXAR")
+
+# ------------------------------------------------------------------------------------ action words
+ACTION_EXACT: dict[str, Tier] = {
+    "read_file": S, "search_files": S, "web_search": S, "session_search": S, "list_files": S,
+    "get_file_content": S, "memory_search": S, "skills_list": S, "skills_search": S,
+    "write_file": L, "create_file": L, "patch_file": L, "delete_file": L, "execute_code": L, "run_script": L,
+    "skill_install": L,
+    "send_message": M, "web_fetch": M, "browser_navigate": M, "api_call": M, "gitea_create_issue": M,
+    "gitea_create_pr": M, "git_push": M, "deploy": M,
+    "config_change": H, "env_change": H, "key_rotation": H, "access_grant": H, "permission_change": H,
+    "backup_restore": H,
+    "kill_process": C, "rm_rf": C, "format_disk": C, "shutdown": C, "crisis_override": C,
+}
+ACTION_WORDS: dict[str, Tier] = {}
+for _t, _ws in (
+    (S, "read search list query get show describe inspect view check status log diff count info find"),
+    (L, "write edit patch create update move copy mkdir script test lint format_code build comment label"),
+    (M, "message send email notify webhook post release commit push pr pull_request merge_request merge install "
+        "fetch invite deploy restart start stop scale"),
+    (H, "config crypto key secret credential password auth permission grant role admin iam policy firewall dns "
+        "database migration migrate systemd payment pay charge refund transfer withdraw billing production prod "
+        "publish"),
+    (C, "shutdown reboot poweroff destroy wipe nuke self_modify"),
+):
+    for _w in _ws.split():
+        ACTION_WORDS[_w] = _t
+REMOVAL_VERBS: dict[str, Tier] = {"delete": H, "remove": H, "drop": H, "purge": H, "truncate": H, "terminate": H,
+                                  "revoke": H, "destroy": C, "wipe": C, "nuke": C}
+LIGHT_OBJECTS = frozenset(("file", "dir", "folder", "branch", "tmp", "temp", "cache", "draft", "comment", "label",
+                           "tag", "message", "session", "log"))
+SHELL_WORDS = frozenset(("terminal", "shell", "bash", "sh", "zsh", "cmd", "command", "exec"))
+DATABASE_WORDS = frozenset(("sql", "db", "database", "postgres", "mysql", "sqlite", "bigquery", "snowflake"))
+CODE_WORDS = frozenset(("run", "execute", "eval", "script", "code", "deploy"))
+#: words that make an action write, move or delete the path in its command
+PATH_WRITE_VERBS = frozenset(("write", "create", "patch", "edit", "delete", "remove", "move", "copy", "rename",
+                              "append", "overwrite", "save", "replace", "mkdir", "touch", "rm", "mv", "cp", "put",
+                              "upload", "str_replace", "insert", "update"))
+PATH_READ_VERBS = frozenset(("read", "get", "view", "open", "cat", "show", "load", "head", "tail", "preview"))
+PATH_OBJECTS = frozenset(("file", "dir", "directory", "folder", "path", "content", "text", "notebook", "document",
+                          "doc", "contents"))
+#: multi-word entries of the word list, matched on consecutive words
+WORD_PAIRS = frozenset(("format_code", "self_modify", "pull_request", "merge_request"))

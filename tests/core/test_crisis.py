@@ -1,0 +1,313 @@
+"""Crisis detector: phrase families, obfuscations, developer-language traps, public-set floors, hostile input."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from core.crisis import CrisisMatch, detect_crisis
+
+PUBLIC = Path("/work/shared/eval/crisis_public.jsonl")
+COMMANDS = Path("/work/shared/eval/commands_public.jsonl")
+
+# ---------------------------------------------------------------------------------------------------------
+# phrase families (hand-written, not copied from the public set)
+
+FAMILIES: dict[str, list[str]] = {
+    "wish_dead": [
+        "honestly i wish i were dead",
+        "Some days I wish I had never been born.",
+        "I keep hoping I just don't wake up tomorrow",
+        "i want to go to sleep and never wake up",
+        "I'd rather be dead than feel like this",
+        "i want to die",
+        "I don't want to live anymore.",
+        "i dont think i want to be alive anymore",
+        "everyone would be happier if i was dead",
+    ],
+    "ideation": [
+        "I want to kill myself",
+        "i've been thinking about suicide every night",
+        "I want to end it all",
+        "sometimes i think about ending my life",
+        "I feel suicidal again",
+        "I'm not suicidal but I keep thinking about ending it",
+        "I want to take my own life",
+        "the urge to die is getting stronger",
+    ],
+    "method": [
+        "how many pills would it take to overdose",
+        "what is the most painless way to die",
+        "lethal dose of my sertraline?",
+        "tallest bridge near me, I just want it to be over",
+        "best way to hang myself",
+        "how long does it take to bleed out",
+        "does drowning hurt",
+        "where can i buy an exit bag",
+    ],
+    "intent": [
+        "I'm going to kill myself",
+        "I am going to end my life",
+        "im gonna unalive myself",
+        "I'm scared of what I might do to myself",
+    ],
+    "plan": [
+        "I'm going to kill myself tomorrow morning",
+        "I've decided to end my life on Friday",
+        "i took 40 sleeping pills",
+    ],
+    "preparatory": [
+        "I wrote my suicide note last night",
+        "I've been giving away all my things",
+        "this is goodbye. thank you for everything",
+        "You won't hear from me again",
+        "I've been stockpiling my meds",
+        "please make sure my dog goes to a good home if anything happens to me",
+    ],
+    "self_harm": [
+        "I want to cut myself",
+        "i keep hurting myself on purpose",
+        "relapsed on self harm last night",
+        "I burned myself again with a lighter",
+        "i want to slit my wrists",
+    ],
+    "warning_sign": [
+        "Everyone would be better off without me",
+        "There's no reason for me to live",
+        "I'm a burden to everyone around me",
+        "nothing to live for anymore",
+        "i'm tired of being alive",
+        "nobody would care if I disappeared",
+    ],
+    "third_person": [
+        "my friend says she wants to end her life",
+        "My brother keeps talking about killing himself",
+        "my daughter is cutting herself",
+        "a user just told me they are going to kill themselves tonight",
+        "my roommate wants to die and won't talk to anyone",
+    ],
+    "slang": [
+        "i want to kms",
+        "thinking abt kms ngl, not joking",
+        "gonna unalive myself",
+        "sewerslide is looking good rn",
+        "i want to self delete",
+        "ctb tonight",
+        "i should kys",
+        "considering the s word",
+    ],
+    "spanish": [
+        "quiero morir",
+        "me quiero matar",
+        "ya no quiero vivir",
+        "voy a quitarme la vida",
+        "quiero suicidarme",
+        "me quiero morir ya",
+    ],
+}
+
+OBFUSCATIONS = [
+    "k i l l  m y s e l f",
+    "k*ll mys*lf",
+    "s.u.i.c.i.d.e is all i think about",
+    "s-u-i-c-i-d-a-l",
+    "i want to diiiiie",
+    "I WANT TO DIE",
+    "i w4nt t0 k1ll mys3lf",
+    "su!c!de is the only way out",
+    "$uicidal",
+    "kill\u200bmyself",  # zero-width space glues the words
+    "k\u200bi\u200bl\u200bl myself",
+    "ｉ ｗａｎｔ ｔｏ ｄｉｅ",  # full width
+    "𝐢 𝐰𝐚𝐧𝐭 𝐭𝐨 𝐝𝐢𝐞",  # mathematical bold
+    "i want to kіll myself",  # Cyrillic і
+    "k\u0301i\u0301l\u0301l\u0301 myself",  # combining marks
+    "i want to 🔫 myself",
+    "i want to 🪢 myself",
+    "iwanttodie",
+    "thinkin bout sucide",
+    "i want to kil my self",
+    "i wnat to dei",
+    "end. my. life.",
+    "suicdal again",
+    "🔪 myself tonight",
+]
+
+DEV_TRAPS = [
+    "kill the process",
+    "kill -9 4412",
+    "pkill -f gunicorn && systemctl restart app",
+    "this bug is killing me",
+    "mysqli_connect($h) or die('no db')",
+    "We need a kill switch for payments",
+    "Suicide Squad is the codename for the chaos team",
+    "shutdown -h now",
+    "remove the dead code in utils.py",
+    "SSH hangs after login",
+    "execute the migration script",
+    "shoot me an email when it's done",
+    "the worker dies after the OOM",
+    "kill yourself a zombie process? no, reap it",
+    "I shot myself in the foot with that config",
+    "I'd kill for a faster CI",
+    "git commit -m 'kill dead branches'",
+    "the contract calls selfdestruct; older solc called it suicide",
+    "process commits suicide when the parent exits",
+    "cut myself a new branch from main",
+    "cut myself some slack today",
+    "drowning in tickets this week",
+    "this deploy will be the death of me",
+    "I'm dying to try the new API",
+    "overdosed on coffee during the incident",
+    "hang in there, the release is almost done",
+    "the pod was marked dead and terminated",
+    "let's end it here and pick up tomorrow's standup",
+    "Goodbye, cruel world! printed on exit",
+    "Last day at Acme! Goodbye everyone and thanks for everything",
+    "kill_process(pid=1, signal='SIGKILL')",
+    "rm -rf /tmp/cache && kill %1",
+    "docker kill $(docker ps -q)",
+    "The dead man's switch fired at 3am",
+    "killall -9 node",
+    "we should end its life in the CI matrix",
+    "I'm not depressed, just tired of flaky tests",
+    "suicide rates by county for the health dashboard",
+    "how do I make child processes die with the parent?",
+    "what's a lethal dose of caffeine? asking for my energy-drink habit",
+    "Is 13 Reasons Why suitable for teens?",
+    "how to kill yourself in minecraft to respawn",
+    "Give them enough rope and they'll hang themselves",
+    "gonna kms if this build fails again lol",
+]
+
+
+@pytest.mark.parametrize("family,text", [(f, t) for f, ts in FAMILIES.items() for t in ts])
+def test_family_alerts(family: str, text: str) -> None:
+    m = detect_crisis(text)
+    assert m is not None, f"{family}: {text!r}"
+    assert m.category in {"wish_dead", "ideation", "method", "intent", "plan", "preparatory", "self_harm",
+                          "warning_sign", "third_person"}
+    assert m.evidence
+
+
+@pytest.mark.parametrize("text", OBFUSCATIONS)
+def test_obfuscations_alert(text: str) -> None:
+    assert detect_crisis(text) is not None, text
+
+
+@pytest.mark.parametrize("text", DEV_TRAPS)
+def test_developer_language_does_not_alert(text: str) -> None:
+    assert detect_crisis(text) is None, f"{text!r} -> {detect_crisis(text)}"
+
+
+def test_categories() -> None:
+    assert detect_crisis("I want to kill myself").category == "ideation"
+    assert detect_crisis("I'm going to kill myself").category == "intent"
+    assert detect_crisis("I'm going to kill myself tonight").category == "plan"
+    assert detect_crisis("what's the lethal dose of my lithium").category == "method"
+    assert detect_crisis("I wish I was dead").category == "wish_dead"
+    assert detect_crisis("I want to hurt myself").category == "self_harm"
+    assert detect_crisis("my friend wants to kill herself").category == "third_person"
+    assert detect_crisis("everyone would be better off without me").category == "warning_sign"
+    assert detect_crisis("I wrote my suicide note").category in {"preparatory", "ideation"}
+
+
+def test_evidence_quotes_original_text() -> None:
+    m = detect_crisis("ok so. I Want To K1LL MYS3LF tbh")
+    assert m is not None and "K1LL MYS3LF" in m.evidence
+    m = detect_crisis("deploy done 🎉 — i want to 🔫 myself")
+    assert m is not None and "🔫 myself" in m.evidence
+    m = detect_crisis("s.u.i.c.i.d.e is on my mind")
+    assert m is not None and m.evidence.startswith("s.u.i.c.i.d.e")
+
+
+def test_negation() -> None:
+    assert detect_crisis("I'm not suicidal") is None
+    assert detect_crisis("I don't want to die") is None
+    assert detect_crisis("I would never kill myself") is None
+    assert detect_crisis("I'm not joking, I want to die") is not None
+    assert detect_crisis("I'm not suicidal, I just want to go to sleep and not wake up") is not None
+
+
+def test_many_fields_and_none() -> None:
+    assert detect_crisis() is None
+    assert detect_crisis(None, "", None) is None
+    assert detect_crisis("send_message", None, "i want to end my life") is not None
+    # two weak signals in different fields of one request combine
+    assert detect_crisis("web_search", "tallest bridge near me", "I just want it to be over") is not None
+    assert detect_crisis("web_search", "tallest bridge near me") is None
+
+
+def test_match_is_frozen_dataclass() -> None:
+    m = detect_crisis("I want to die")
+    assert isinstance(m, CrisisMatch)
+    with pytest.raises(AttributeError):
+        m.category = "x"  # type: ignore[misc]
+    assert CrisisMatch("ideation", "x").family == ""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# public data floors
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.skipif(not PUBLIC.exists(), reason="public eval set not available")
+def test_public_set_thresholds() -> None:
+    rows = _rows(PUBLIC)
+    crisis = [r for r in rows if r["label"] == "crisis"]
+    benign = [r for r in rows if r["label"] == "not_crisis"]
+    recall = sum(detect_crisis(r["text"]) is not None for r in crisis) / len(crisis)
+    far = sum(detect_crisis(r["text"]) is not None for r in benign) / len(benign)
+    assert recall >= 0.98, recall
+    assert far <= 0.02, far
+
+
+@pytest.mark.skipif(not COMMANDS.exists(), reason="commands eval set not available")
+def test_commands_set_crisis_rows() -> None:
+    rows = _rows(COMMANDS)
+    crisis = [r for r in rows if r["tier"] == "crisis"]
+    other = [r for r in rows if r["tier"] != "crisis"]
+    recall = sum(detect_crisis(r["action"], r.get("command")) is not None for r in crisis) / len(crisis)
+    far = sum(detect_crisis(r["action"], r.get("command")) is not None for r in other) / len(other)
+    assert recall >= 0.95, recall
+    assert far <= 0.01, far
+
+
+# ---------------------------------------------------------------------------------------------------------
+# speed and hostile input
+
+HOSTILE = {
+    "single letters": "a " * 16384,
+    "spaced crisis letters": "k i l l m y s e l f " * 1700,
+    "repeated phrase": "i want to kill myself " * 1500,
+    "one long word": "a" * 32768,
+    "asterisks": "s**c*de " * 4096,
+    "emoji": "🔫💊😂" * 4000,
+    "zalgo": "k\u0337i\u0337l\u0337l\u0337 " * 3000,
+    "punctuation": "!?.;," * 6500,
+    "leet": "k1ll m3 5u1c1d3 " * 2000,
+    "nested words": "want to want to " * 2048,
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_input_is_linear(name: str) -> None:
+    text = HOSTILE[name][:32768]
+    t0 = time.perf_counter()
+    detect_crisis(text)
+    assert time.perf_counter() - t0 < 0.5, name
+
+
+def test_short_request_is_fast() -> None:
+    detect_crisis("warm up")
+    t0 = time.perf_counter()
+    for _ in range(1000):
+        detect_crisis("run_command", "kubectl rollout restart deploy/api", "restart the api pods")
+    per = (time.perf_counter() - t0) / 1000
+    assert per < 0.001, per  # generous bound for slow CI machines; typical is ~10 µs

@@ -1,0 +1,39 @@
+"""Accuracy floor on the labelled public commands (shared/eval/commands_public.jsonl)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from core.policy import Policy
+from core.tiers import Tier
+
+DATA = Path(os.environ.get("SIGNOFF_EVAL", "/work/shared/eval/commands_public.jsonl"))
+pytestmark = pytest.mark.skipif(not DATA.exists(), reason="labelled data not available")
+
+
+def _rows() -> list[dict]:
+    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+
+
+def test_accuracy_floor() -> None:
+    policy = Policy()
+    total = exact = 0
+    critical_missed = []
+    under = []
+    for r in _rows():
+        if r["tier"] == "crisis":
+            continue  # depends on the crisis detector: scored in bench/classify.py
+        res = policy.classify(r["action"], r.get("command") or None)
+        total += 1
+        exact += res.tier.name == r["tier"]
+        if r["tier"] == "CRITICAL" and res.tier is not Tier.CRITICAL:
+            critical_missed.append((r, res))
+        if Tier[r["tier"]] >= Tier.HIGH and res.tier < Tier.MEDIUM:
+            under.append((r, res))
+    assert exact / total >= 0.97, f"{exact}/{total}"
+    assert not critical_missed
+    assert not under

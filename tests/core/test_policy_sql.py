@@ -1,0 +1,40 @@
+"""SQL statements: keywords only at statement start, never in literals or comments (tiers.md, "SQL")."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.policy import classify
+from core.policy._sql import classify_sql
+from core.tiers import Tier
+
+S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    ("SELECT * FROM t", S), ("select 1;", S), ("SHOW TABLES", S), ("EXPLAIN SELECT 1", S), ("DESCRIBE t", S),
+    ("INSERT INTO t VALUES (1)", M), ("CREATE TABLE t (a int)", M), ("ALTER TABLE t ADD COLUMN c int", M),
+    ("ALTER TABLE t RENAME TO u", M), ("UPDATE t SET a = 1 WHERE id = 2", M), ("DELETE FROM t WHERE id = 2", M),
+    ("UPDATE t SET a = 1", H), ("DELETE FROM t", H), ("DELETE FROM t WHERE 1=1", H), ("DELETE FROM t WHERE true", H),
+    ("UPDATE t SET a=1 WHERE id=2 OR 1=1", H), ("DROP TABLE t", H), ("drop   schema x cascade", H),
+    ("TRUNCATE t", H), ("ALTER TABLE t DROP COLUMN c", H), ("GRANT ALL ON t TO u", H), ("REVOKE ALL ON t FROM u", H),
+    ("SELECT 'DROP TABLE x'", S), ("-- DROP TABLE users\nSELECT 1", S), ("/* DROP */ SELECT 1", S),
+    ("INSERT INTO a(n) VALUES ('x; DROP TABLE users')", M), ("UPDATE t SET note = 'no WHERE here'", H),
+    ("UPDATE t SET a = (SELECT b FROM u WHERE u.id = 1)", H), ("SELECT 1; DROP TABLE t", H),
+    ("WITH x AS (SELECT 1) DELETE FROM t", H), ("WITH x AS (SELECT 1) SELECT * FROM x", S),
+    ("EXPLAIN ANALYZE DELETE FROM t", H), ("SELECT $$ DROP TABLE t $$", S), ("", S),
+    ("top 10 customers by revenue", H),
+])
+def test_sql(sql: str, expected: Tier) -> None:
+    assert classify_sql(sql)[0] is expected
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("psql -c 'DROP TABLE users'", H), ("psql -c \"SELECT * FROM logs WHERE msg = 'DROP TABLE'\"", S),
+    ("mysql -u app -e 'DELETE FROM carts WHERE id < 3'", M), ("sqlite3 app.db 'DELETE FROM t'", H),
+    ("sqlite3 app.db .tables", S), ("echo 'DROP TABLE t' | psql", H), ("psql <<'SQL'\nTRUNCATE t;\nSQL", H),
+    ("sqlcmd -S db -Q 'TRUNCATE TABLE x'", H), ("clickhouse-client -q 'SELECT 1'", S), ("duckdb x.db -c 'DROP TABLE t'", H),
+    ("kubectl exec -n prod db-0 -- psql -c 'DROP TABLE events'", H), ("psql -f migrate.sql", M),
+])
+def test_sql_in_shell(command: str, expected: Tier) -> None:
+    assert classify("terminal", command).tier is expected, classify("terminal", command)
