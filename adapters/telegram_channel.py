@@ -19,11 +19,19 @@ from typing import TYPE_CHECKING
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
-from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, ContextTypes
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
 
 from adapters.cards import Card, build_card
 from core.channel import CardChange
-from core.crisis import CrisisMatch
+from core.crisis import detect_crisis, support_message
+from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.errors import AlreadyDecided, NotFound
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 
@@ -81,6 +89,33 @@ def parse_data(data: str | None) -> tuple[bool, str] | None:
     return data[0] == "a", approval_id
 
 
+class ChannelDown(Exception):
+    """Telegram is not connected (yet): the caller retries."""
+
+
+def render_crisis_html(alert: CrisisAlert, realert: int = 0) -> str:
+    """A responders' alert: what was said, where, by whom, and whether someone is on it."""
+    e = html.escape
+    said = alert.text or alert.evidence or "(text not available)"
+    lines = ["🆘 <b>Crisis alert</b>" + (f" — <b>nobody has acknowledged it yet (#{realert})</b>" if realert else "")]
+    lines.append(f"<b>Where:</b> {e(alert.where)}")
+    if alert.user_ref:
+        lines.append(f"<b>Who:</b> {e(alert.user_name or '')} <code>{e(alert.user_ref)}</code>")
+    lines.append(f"<b>Said:</b> <i>{e(said[:1500])}</i>" + (" …" if len(said) > 1500 else ""))
+    lines.append(f"<b>Signal:</b> {e(alert.category)}. The crisis resources (988) were given at once.")
+    if alert.acknowledged_by:
+        when = alert.acknowledged_at.strftime("%H:%M:%S UTC") if alert.acknowledged_at else ""
+        lines.append(f"✋ <b>{e(alert.acknowledged_by_name or alert.acknowledged_by)} is on it</b> (since {when})")
+    else:
+        lines.append("A person may need help now. Press <b>I'm on it</b> when you take it.")
+    lines.append(f"<code>{e(alert.id)}</code>")
+    return "\n".join(lines)
+
+
+def crisis_keyboard(alert_id: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton("✋ I'm on it", callback_data=f"k:{alert_id}")]])
+
+
 class TelegramChannel:
     """The Telegram channel (a :class:`core.channel.Channel`).
 
@@ -114,6 +149,7 @@ class TelegramChannel:
             builder = builder.rate_limiter(AIORateLimiter(max_retries=2))
         self.app = builder.build()
         self.app.add_handler(CallbackQueryHandler(self._on_press))
+        self.app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND & ~filters.VIA_BOT, self._on_message))
         self.app.add_error_handler(self._on_error)
         self._connector = asyncio.create_task(self._connect())
         with contextlib.suppress(asyncio.TimeoutError):
@@ -277,18 +313,59 @@ class TelegramChannel:
                                    keyboard(approval.id))
             await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
 
-    async def alert_crisis(self, approval: Approval, match: CrisisMatch) -> None:
+    async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if self.app is None or not self._started:
+            raise ChannelDown("telegram is not connected")
+        targets = list(self.config.crisis_chat_ids)
+        if realert:
+            targets += [c for c in self.config.oncall_chat_ids if c not in targets]
+        purpose = f"crisis:{realert}"
+        done = {ref.split(":")[0] for ref, p in await self.broker.ledger.card_refs(alert.id, self.name) if p == purpose}
+        text = render_crisis_html(alert, realert)
+        markup = None if alert.acknowledged_by else crisis_keyboard(alert.id)
+        failed = []
+        for chat_id in targets:
+            if str(chat_id) in done:
+                continue  # reached on an earlier attempt
+            try:
+                msg = await self._send(chat_id, text, markup)
+            except TelegramError as exc:
+                failed.append(f"{chat_id}: {exc}")
+                continue
+            await self.broker.ledger.add_card(alert.id, self.name, f"{chat_id}:{msg.message_id}", _now(), purpose=purpose)
+        if failed:
+            raise ChannelDown(f"crisis alert not delivered to {', '.join(failed)}")
+
+    async def update_crisis(self, alert: CrisisAlert) -> None:
+        if self.app is None or not self._started:
+            raise ChannelDown("telegram is not connected")
+        for ref, purpose in await self.broker.ledger.card_refs(alert.id, self.name):
+            if purpose.startswith("crisis"):
+                chat_id, message_id = (int(x) for x in ref.split(":"))
+                await self._edit(chat_id, message_id, render_crisis_html(alert, int(purpose.split(":")[1] or 0)), None)
+
+    async def _on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A person writes to the bot (private chat or a group it reads): crisis language gets the
+        resources at once in that chat, then the responders are alerted."""
+        message = update.effective_message
+        if message is None or not message.text or message.chat.id in self.config.crisis_chat_ids:
             return
-        e = html.escape
-        text = (f"🆘 <b>Crisis alert</b>\nAn agent's request contains crisis language ({e(match.category)}).\n"
-                f"<b>Agent:</b> {e(approval.agent or 'unknown')}\n<b>Said:</b> <i>{e(match.evidence[:500])}</i>\n"
-                f"The crisis resources (988) were returned at once. A person may need help now.\n"
-                f"<code>{e(approval.id)}</code>")
-        for chat_id in self.config.crisis_chat_ids:
-            msg = await self._send(chat_id, text, None)
-            await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now(),
-                                              purpose="crisis")
+        user = message.from_user
+        if user is not None and user.is_bot:
+            return
+        self._up = True
+        match = await asyncio.to_thread(detect_crisis, message.text) if len(message.text) > 4096 else detect_crisis(message.text)
+        if match is None:
+            return
+        desk = self.broker.crisis
+        try:  # the person first: the reply goes out before anything else is attempted
+            await message.reply_text(support_message(desk.settings.resources), do_quote=True)
+        except TelegramError as exc:
+            log.error("could not answer a crisis message in chat %s: %s", message.chat.id, exc)
+        origin = Origin("telegram", chat=str(message.chat.id),
+                        user_ref=f"telegram:{user.id}" if user else None,
+                        user_name=(f"@{user.username}" if user.username else user.full_name) if user else None)
+        desk.raise_alert(message.text, origin, match)
 
     # presses ---------------------------------------------------------------------------------
 
@@ -300,8 +377,11 @@ class TelegramChannel:
         user = query.from_user
         actor = Actor(id=f"telegram:{user.id}", via=DecidedVia.TELEGRAM,
                       name=f"@{user.username}" if user.username else user.full_name)
-        parsed = parse_data(query.data)
         message = query.message
+        if query.data and query.data.startswith("k:"):
+            await self._on_acknowledge(query, actor)
+            return
+        parsed = parse_data(query.data)
         if parsed is None:
             await self._toast(query, "This button is not a signoff button.")
             return
@@ -323,6 +403,30 @@ class TelegramChannel:
             await decision
             return
         await self._toast(query, decision.result())
+
+    async def _on_acknowledge(self, query, actor: Actor) -> None:
+        alert_id = query.data[2:]
+        message = query.message
+        responder_chats = set(self.config.crisis_chat_ids) | set(self.config.oncall_chat_ids)
+        if not _keyboard_has(message, query.data) or message.chat.id not in responder_chats:
+            await self._toast(query, "This button does not belong to this alert; nothing changed.")
+            return
+        ack = asyncio.ensure_future(self._acknowledge(alert_id, actor))
+        done, _ = await asyncio.wait({ack}, timeout=ANSWER_WITHIN_S)
+        if not done:
+            await self._toast(query, "Recorded; updating the alert…")
+            await ack
+            return
+        await self._toast(query, ack.result())
+
+    async def _acknowledge(self, alert_id: str, actor: Actor) -> str:
+        try:
+            alert = await self.broker.crisis.acknowledge(alert_id, actor)
+        except AlreadyAcknowledged as exc:
+            return f"{exc.alert.acknowledged_by_name or exc.alert.acknowledged_by} is already on it. Thank you."
+        except KeyError:
+            return "This alert is unknown to signoff."
+        return f"Thank you, {alert.acknowledged_by_name or 'you'}: you are on it."
 
     async def _decide(self, approval_id: str, approve: bool, actor: Actor, ref: str) -> str:
         ledger = self.broker.ledger

@@ -8,7 +8,7 @@ from typing import TextIO
 
 from adapters.cards import build_card, plain_text
 from core.channel import CardChange
-from core.crisis import CrisisMatch
+from core.crisis_desk import CrisisAlert
 from core.models import Approval
 
 
@@ -62,6 +62,10 @@ class TerminalChannel:
     async def notify_oncall(self, approval: Approval) -> None:
         return None  # the escalation line above is the terminal's on-call notice
 
-    async def alert_crisis(self, approval: Approval, match: CrisisMatch) -> None:
-        self._write(f"🆘 [{approval.id}] crisis language ({match.category}) from agent "
-                    f"{approval.agent or 'unknown'}: resources were returned; a person may need help now.")
+    async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
+        again = f" (again, #{realert}: nobody has acknowledged it)" if realert else ""
+        self._write(f"🆘 [{alert.id}] crisis language ({alert.category}) from {alert.where}{again}: the resources "
+                    f"were given; a person may need help now.")
+
+    async def update_crisis(self, alert: CrisisAlert) -> None:
+        self._write(f"🆘 [{alert.id}] {alert.acknowledged_by_name or alert.acknowledged_by} is on it.")

@@ -6,6 +6,7 @@ socket's peer credentials; only terminal approvers may decide ("Who may decide")
 
 from __future__ import annotations
 
+import asyncio
 import grp
 import json
 import logging
@@ -16,9 +17,11 @@ import struct
 from collections.abc import Callable
 
 from aiohttp import web
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.broker import Broker, Requester
+from core.crisis import detect_crisis
+from core.crisis_desk import Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotAllowed, NotFound, SignoffError
 from core.models import Actor, ApprovalRequest, DecidedVia, Status
 
@@ -43,6 +46,17 @@ def unix_user(uid: int) -> str:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return str(uid)
+
+
+class CrisisReport(BaseModel):
+    """``POST /v1/crisis`` body: what the person said, and who / where (all strings)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(min_length=1, max_length=32 * 1024)
+    agent: str | None = Field(default=None, max_length=200)
+    session: str | None = Field(default=None, max_length=200)
+    user: str | None = Field(default=None, max_length=200)
 
 
 class ApiError(Exception):
@@ -109,6 +123,7 @@ class ApiServer:
             web.get("/v1/approvals/{id}", self.get),
             web.post("/v1/approvals/{id}/decision", self.decision),
             web.post("/v1/approvals/{id}/cancel", self.cancel),
+            web.post("/v1/crisis", self.crisis),
             web.get("/v1/health", self.health),
         ])
         self._runner: web.AppRunner | None = None
@@ -186,6 +201,19 @@ class ApiServer:
         name = unix_user(caller.uid) if caller.uid is not None else "unknown"
         approval = await self.broker.cancel(approval_id, Actor(id=f"cli:{name}", name=name, via=DecidedVia.CLI))
         return _approval_response(approval)
+
+    async def crisis(self, request: web.Request) -> web.Response:
+        """An agent raises a crisis alert itself; the resources come back at once."""
+        body = await _json_body(request)
+        try:
+            report = CrisisReport.model_validate(body)
+        except ValidationError as exc:
+            raise ApiError(400, "invalid_request", _validation_message(exc)) from None
+        text = report.text
+        match = await asyncio.to_thread(detect_crisis, text) if len(text) > 4096 else detect_crisis(text)
+        origin = Origin("api", user_ref=report.user, agent=report.agent, session=report.session)
+        alert = self.broker.crisis.raise_alert(text, origin, match)
+        return web.json_response(alert.to_api())
 
     async def health(self, request: web.Request) -> web.Response:
         return web.json_response({"status": "ok", "version": self.version, "channels": self.channels_health()})

@@ -19,6 +19,7 @@ from bot.config import Config
 from bot.scheduler import DeadlineScheduler
 from core.broker import Broker, BrokerSettings
 from core.channel import Channel
+from core.crisis_desk import CrisisSettings
 from core.ledger import Ledger
 from core.policy import Policy, PolicyTables
 
@@ -57,6 +58,10 @@ def build_channels(config: Config) -> list[Channel]:
         from adapters.telegram_channel import TelegramChannel
 
         channels.append(TelegramChannel(config.telegram))
+    if config.discord is not None:
+        from adapters.discord_channel import DiscordChannel
+
+        channels.append(DiscordChannel(config.discord))
     return channels
 
 
@@ -102,11 +107,14 @@ class Daemon:
                 action_tiers=dict(cfg.policy.action_tiers),
                 read_only_programs=tuple(cfg.policy.read_only_programs),
             ))
+            crisis = CrisisSettings(resources=tuple(cfg.crisis.resources), ack_timeout=cfg.crisis.ack_timeout,
+                                    max_realerts=cfg.crisis.max_realerts, store_text=cfg.crisis.store_text)
             settings = BrokerSettings(timeouts=cfg.tiers.timeouts(), low_without_llm=cfg.tiers.LOW.without_llm,
-                                      resources=tuple(cfg.crisis.resources))
+                                      crisis=crisis)
             self.broker = Broker(self.ledger, policy, settings)
             self.scheduler = DeadlineScheduler(self.broker.on_deadline)
             self.broker.scheduler = self.scheduler
+            self.broker.crisis.scheduler = self.scheduler
             self.scheduler.start()
             for channel in self._channels if self._channels is not None else build_channels(cfg):
                 bind = getattr(channel, "bind", None)
@@ -115,6 +123,7 @@ class Daemon:
                 self.broker.attach(channel)
                 await channel.start()  # a platform outage leaves the channel down, retrying
             pending = await self.broker.recover()
+            await self.broker.crisis.recover()
             self.api = ApiServer(self.broker, self.health, cfg.terminal_enabled, cfg.terminal_approver_uids(),
                                  version())
             await self.api.start(sock)
@@ -143,7 +152,9 @@ class Daemon:
         if self.scheduler is not None:
             self.scheduler.shutdown()
         if self.broker is not None:
-            await self.broker.drain(timeout=3.0)
+            await self.broker.drain(timeout=2.0)
+            if cancelled := self.broker.cancel_tasks():
+                log.warning("stopped with %d channel or ledger task(s) unfinished", cancelled)
             for channel in self.broker.channels:
                 try:
                     await channel.stop()

@@ -140,6 +140,9 @@ class DiscordConfig(_Section):
 
 class CrisisConfig(_Section):
     resources: list[Resource] = Field(default_factory=lambda: list(DEFAULT_RESOURCES), min_length=1)
+    ack_timeout: float = Field(default=120, gt=0)  # seconds before responders are alerted again
+    max_realerts: int = Field(default=10, ge=0)
+    store_text: bool = True  # false: the ledger keeps only category, a hash of the text and where
 
 
 class LLMConfig(_Section):

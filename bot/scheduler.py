@@ -41,24 +41,30 @@ class DeadlineScheduler:
 
     def schedule(self, approval_id: str, at: datetime) -> None:
         """Run the deadline of ``approval_id`` at ``at`` (UTC-aware); replaces an earlier schedule."""
-        self._scheduler.add_job(
-            self._run, DateTrigger(run_date=at), args=[approval_id], id=f"deadline:{approval_id}",
-            replace_existing=True,
-        )
+        self.schedule_job(f"deadline:{approval_id}", at, self._on_deadline, approval_id)
 
     def cancel(self, approval_id: str) -> None:
+        self.cancel_job(f"deadline:{approval_id}")
+
+    def schedule_job(self, job_id: str, at: datetime, fn: Callable[..., Awaitable[None]], *args) -> None:
+        """Run ``await fn(*args)`` at ``at``; a job with the same id is replaced. A failing job is
+        retried 1 s later, so a timer is never silently lost."""
+        self._scheduler.add_job(self._run, DateTrigger(run_date=at), args=[job_id, fn, *args], id=job_id,
+                                replace_existing=True)
+
+    def cancel_job(self, job_id: str) -> None:
         try:
-            self._scheduler.remove_job(f"deadline:{approval_id}")
+            self._scheduler.remove_job(job_id)
         except JobLookupError:
             pass
 
     def job_count(self) -> int:
         return len(self._scheduler.get_jobs())
 
-    async def _run(self, approval_id: str) -> None:
+    async def _run(self, job_id: str, fn: Callable[..., Awaitable[None]], *args) -> None:
         try:
-            await self._on_deadline(approval_id)
+            await fn(*args)
         except Exception:
-            # The approval stays pending in the ledger; retry soon rather than leave it pending forever.
-            log.exception("deadline of %s failed; retrying in 1 s", approval_id)
-            self.schedule(approval_id, datetime.now(UTC) + timedelta(seconds=1))
+            # The state stays in the ledger; retry soon rather than leave an approval pending forever.
+            log.exception("%s failed; retrying in 1 s", job_id)
+            self.schedule_job(job_id, datetime.now(UTC) + timedelta(seconds=1), fn, *args)

@@ -21,7 +21,8 @@ from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 from core.channel import CardChange, Channel
-from core.crisis import DEFAULT_RESOURCES, CrisisMatch, Resource
+from core.crisis import CrisisMatch, Resource
+from core.crisis_desk import CrisisDesk, CrisisSettings, Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotFound
 from core.ledger import ApprovalRow, EventRow, IntegrityError, Ledger
 from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Status, utcnow
@@ -48,7 +49,11 @@ class BrokerSettings:
 
     timeouts: dict[Tier, float] = field(default_factory=lambda: dict(DEFAULT_TIMEOUTS))
     low_without_llm: Literal["approve", "human"] = "approve"
-    resources: tuple[Resource, ...] = DEFAULT_RESOURCES
+    crisis: CrisisSettings = field(default_factory=CrisisSettings)
+
+    @property
+    def resources(self) -> tuple[Resource, ...]:
+        return self.crisis.resources
 
     def timeout(self, tier: Tier) -> timedelta:
         return timedelta(seconds=self.timeouts[tier])
@@ -93,7 +98,9 @@ class Broker:
         self.scheduler = scheduler
         self.clock = clock
         self.channels: list[Channel] = []
+        self.crisis = CrisisDesk(ledger, self.channels, self.settings.crisis, clock=clock)
         self._waiters: dict[str, asyncio.Event] = {}
+        self._unrecorded: dict[str, Approval] = {}  # crisis approvals whose ledger write is in flight
         self._tasks: set[asyncio.Task] = set()
 
     # lifecycle -------------------------------------------------------------------------------
@@ -117,8 +124,17 @@ class Broker:
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait (up to ``timeout`` seconds) for in-flight channel tasks, e.g. before stopping."""
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=timeout)
+        tasks = self._tasks | self.crisis._tasks
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
+    def cancel_tasks(self) -> int:
+        """Cancel channel and ledger tasks still running (at shutdown, after :meth:`drain`); their
+        state is in the ledger or is retried at the next start. Returns how many were cancelled."""
+        tasks = list(self._tasks) + list(self.crisis._tasks)
+        for task in tasks:
+            task.cancel()
+        return len(tasks)
 
     # requests --------------------------------------------------------------------------------
 
@@ -137,12 +153,14 @@ class Broker:
         """
         requester = requester or Requester()
         digest = request.content_hash()
+        verdict = await asyncio.to_thread(self.classify, request) if _is_long(request) else self.classify(request)
+        if verdict.crisis is not None:
+            return self._submit_crisis(request, verdict, requester, digest)
         if request.idempotency_key:
             existing = await self.ledger.by_idempotency_key(request.idempotency_key)
             if existing is not None:
                 return self._same_content(existing, digest)
 
-        verdict = await asyncio.to_thread(self.classify, request) if _is_long(request) else self.classify(request)
         now = self.clock()
         tier = verdict.tier
         row = ApprovalRow(
@@ -155,14 +173,7 @@ class Broker:
         )
         events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier=tier.name, rule=verdict.rule)]
 
-        if verdict.crisis is not None:
-            row.status = Status.CRISIS.value
-            row.tier = row.original_tier = int(Tier.CRITICAL)
-            row.crisis_category = verdict.crisis.category
-            row.resources_json = json.dumps([r.model_dump() for r in self.settings.resources])
-            _decide_row(row, POLICY_ACTOR, now)
-            events.append(_event(row.id, "crisis", now, actor="policy", category=verdict.crisis.category))
-        elif tier == Tier.SAFE or (tier == Tier.LOW and self.settings.low_without_llm == "approve"):
+        if tier == Tier.SAFE or (tier == Tier.LOW and self.settings.low_without_llm == "approve"):
             row.status = Status.APPROVED.value
             _decide_row(row, POLICY_ACTOR, now)
             events.append(_event(row.id, "decided", now, actor="policy", channel="auto", outcome="approved"))
@@ -182,13 +193,56 @@ class Broker:
                     return self._same_content(existing, digest)
             raise
         approval = row.to_model()
-
-        if approval.status is Status.CRISIS:
-            self._fan_out("alert_crisis", approval, verdict.crisis)
-        elif approval.status is Status.PENDING:
+        if approval.status is Status.PENDING:
             self._schedule(approval.id, row.deadline)
             self._spawn(self._post_cards(approval))
         return approval
+
+    def _submit_crisis(self, request: ApprovalRequest, verdict: Classification, requester: Requester,
+                       digest: str) -> Approval:
+        """A crisis is not an approval: final at once with the resources. Nothing here waits for the
+        ledger or a platform (both run in the background and retry), so the answer is never blocked."""
+        now = self.clock()
+        match = verdict.crisis
+        row = ApprovalRow(
+            id=new_id(), status=Status.CRISIS.value, tier=int(Tier.CRITICAL), original_tier=int(Tier.CRITICAL),
+            reason=verdict.reason, rule=verdict.rule, action=request.action, command=request.command,
+            description=request.description, cwd=request.cwd, agent=request.agent, session=request.session,
+            content_hash=digest, requester_uid=requester.uid, requester_pid=requester.pid, created_at=now,
+            crisis_category=match.category,
+            resources_json=json.dumps([r.model_dump() for r in self.settings.resources]),
+        )
+        _decide_row(row, POLICY_ACTOR, now)
+        approval = row.to_model()
+        text = "\n".join(t for t in (request.description, request.command, request.action) if t)
+        self.crisis.raise_alert(text, Origin("approval", agent=request.agent, session=request.session,
+                                             approval_id=row.id), match)
+        if not self.settings.crisis.store_text:  # crisis.store_text: false keeps category, hash, origin only
+            row.command = row.description = None
+            row.action = "(crisis text not stored)"
+        events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier="CRITICAL", rule=verdict.rule),
+                  _event(row.id, "crisis", now, actor="policy", category=match.category)]
+        self._unrecorded[row.id] = approval
+        self._spawn(self._persist_crisis(row, events))
+        return approval
+
+    async def _persist_crisis(self, row: ApprovalRow, events: list[EventRow]) -> None:
+        from core.crisis_desk import RETRY_DELAYS_S
+
+        for delay in (*RETRY_DELAYS_S, None):
+            try:
+                await self.ledger.insert(row, events)
+                self._unrecorded.pop(row.id, None)
+                return
+            except IntegrityError:
+                self._unrecorded.pop(row.id, None)
+                return
+            except Exception as exc:
+                if delay is None:
+                    log.error("crisis approval %s could not be recorded: %r", row.id, exc)
+                    return
+                log.warning("recording crisis approval %s failed (%r); retrying in %s s", row.id, exc, delay)
+                await asyncio.sleep(delay)
 
     def _same_content(self, existing: ApprovalRow, digest: str) -> Approval:
         if existing.content_hash != digest:
@@ -202,7 +256,7 @@ class Broker:
 
     async def get(self, approval_id: str) -> Approval:
         """Raises NotFound for an unknown id."""
-        approval = await self.ledger.get(approval_id)
+        approval = await self.ledger.get(approval_id) or self._unrecorded.get(approval_id)
         if approval is None:
             raise NotFound(f"no approval with id {approval_id!r}")
         return approval
@@ -319,9 +373,8 @@ class Broker:
             return None
         if method == "post_card":
             await self.record(approval.id, "card_posted" if result else "card_not_shown", channel=channel.name)
-        elif method in ("notify_oncall", "alert_crisis"):
-            await self.record(approval.id, "oncall_notified" if method == "notify_oncall" else "crisis_alerted",
-                              channel=channel.name)
+        elif method == "notify_oncall":
+            await self.record(approval.id, "oncall_notified", channel=channel.name)
         return result
 
     def _spawn(self, coro: Awaitable) -> None:

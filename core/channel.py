@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
-from core.crisis import CrisisMatch
+from core.crisis_desk import CrisisAlert
 from core.models import Approval
 
 
@@ -48,5 +48,10 @@ class Channel(Protocol):
     async def notify_oncall(self, approval: Approval) -> None:
         """Tell the on-call targets that ``approval`` escalated and still waits for a decision."""
 
-    async def alert_crisis(self, approval: Approval, match: CrisisMatch) -> None:
-        """Alert the crisis responders about a crisis request."""
+    async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
+        """Alert the crisis responders (with an "I'm on it" button); ``realert`` > 0 means nobody
+        acknowledged yet: alert the responders and the on-call targets again. Raise when a target could
+        not be reached (the desk retries; targets already reached for this ``realert`` are skipped)."""
+
+    async def update_crisis(self, alert: CrisisAlert) -> None:
+        """Edit every copy of the alert to show who is on it, and remove its button."""

@@ -117,6 +117,7 @@ class EventRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     approval_id: str | None = Field(default=None, index=True, max_length=32)
+    crisis_id: str | None = Field(default=None, index=True, max_length=32)
     at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
     kind: str = Field(max_length=40)
     actor: str | None = None
@@ -131,6 +132,31 @@ class EventRow(SQLModel, table=True):
             channel=self.channel,
             details=json.loads(self.details_json) if self.details_json else None,
         )
+
+
+class CrisisAlertRow(SQLModel, table=True):
+    """One crisis alert (table ``crisis_alerts``): what was said (or only its hash, when
+    ``crisis.store_text`` is false), where, by whom, and who acknowledged it."""
+
+    __tablename__ = "crisis_alerts"
+
+    id: str = Field(primary_key=True, max_length=32)
+    created_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False, index=True))
+    category: str = Field(max_length=40)
+    evidence: str | None = None
+    text: str | None = None
+    text_hash: str = Field(max_length=64)
+    source: str = Field(max_length=20)
+    chat: str | None = None
+    user_ref: str | None = None
+    user_name: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    approval_id: str | None = Field(default=None, max_length=32)
+    acknowledged_at: datetime | None = _dt()
+    acknowledged_by: str | None = None
+    acknowledged_by_name: str | None = None
+    realerts: int = 0
 
 
 class CardRow(SQLModel, table=True):
@@ -357,6 +383,58 @@ class Ledger:
             await s.commit()
             return res.rowcount == 1
 
+    # crisis alerts -----------------------------------------------------------------------------
+
+    async def insert_crisis(self, row: CrisisAlertRow, event: EventRow) -> None:
+        """Insert a crisis alert and its first event; inserting the same id twice is a no-op."""
+        async with self._sessions() as s:
+            if await s.get(CrisisAlertRow, row.id) is not None:
+                return
+            s.add(row)
+            s.add(event)
+            await s.commit()
+
+    async def get_crisis(self, alert_id: str) -> CrisisAlertRow | None:
+        async with self._sessions() as s:
+            return await s.get(CrisisAlertRow, alert_id)
+
+    async def acknowledge_crisis(self, alert_id: str, at: datetime, actor_id: str, actor_name: str | None,
+                                 event: EventRow) -> bool:
+        """Compare-and-set: the first acknowledgement wins. Returns False when it was acknowledged already."""
+        async with self._sessions() as s:
+            res = await s.exec(
+                update(CrisisAlertRow)
+                .where(CrisisAlertRow.id == alert_id, CrisisAlertRow.acknowledged_at.is_(None))
+                .values(acknowledged_at=at, acknowledged_by=actor_id, acknowledged_by_name=actor_name)
+            )
+            if res.rowcount != 1:
+                await s.rollback()
+                return False
+            s.add(event)
+            await s.commit()
+            return True
+
+    async def count_realert(self, alert_id: str, event: EventRow) -> int | None:
+        """Add one to an unacknowledged alert's re-alert count; None when acknowledged (or unknown)."""
+        async with self._sessions() as s:
+            res = await s.exec(
+                update(CrisisAlertRow)
+                .where(CrisisAlertRow.id == alert_id, CrisisAlertRow.acknowledged_at.is_(None))
+                .values(realerts=CrisisAlertRow.realerts + 1)
+            )
+            if res.rowcount != 1:
+                await s.rollback()
+                return None
+            s.add(event)
+            await s.commit()
+            row = await s.get(CrisisAlertRow, alert_id)
+            return row.realerts
+
+    async def unacknowledged_crises(self) -> list[CrisisAlertRow]:
+        async with self._sessions() as s:
+            res = await s.exec(select(CrisisAlertRow).where(CrisisAlertRow.acknowledged_at.is_(None)))
+            return list(res.scalars().all())
+
     # events --------------------------------------------------------------------------------
 
     async def add_event(self, event: EventRow) -> None:
@@ -393,6 +471,13 @@ class Ledger:
             res = await s.exec(q.order_by(CardRow.id))
             return list(res.scalars().all())
 
+    async def card_refs(self, owner_id: str, channel: str) -> list[tuple[str, str]]:
+        """(ref, purpose) of every message posted for an approval or crisis alert on ``channel``."""
+        q = select(CardRow.ref, CardRow.purpose).where(CardRow.approval_id == owner_id, CardRow.channel == channel)
+        async with self._sessions() as s:
+            res = await s.exec(q.order_by(CardRow.id))
+            return [(r, p) for r, p in res.all()]
+
     async def count(self) -> int:
         async with self._sessions() as s:
             res = await s.exec(select(func.count()).select_from(ApprovalRow))
@@ -402,6 +487,7 @@ class Ledger:
 __all__ = [
     "ApprovalRow",
     "CardRow",
+    "CrisisAlertRow",
     "EventRow",
     "IntegrityError",
     "Ledger",

@@ -20,3 +20,17 @@ DEFAULT_RESOURCES: tuple[Resource, ...] = (
     Resource(name="Crisis Text Line", contact="Text HOME to 741741"),
     Resource(name="Emergency", contact="Call 911 if someone is in immediate danger"),
 )
+
+
+def support_message(resources: tuple[Resource, ...] | list[Resource]) -> str:
+    """The reply to a person who may be in crisis: warm, hopeful, with ways to reach help now and no
+    detail about means. Follows safe-messaging guidance (988lifeline.org; reportingonsuicide.org):
+    express care, say help works and is available, give concrete contacts, do not lecture."""
+    lines = [
+        "I'm really glad you said something, and I'm sorry you're going through this.",
+        "You don't have to carry it alone: people want to help, and talking to someone can help right now.",
+        "",
+    ]
+    lines += [f"• {r.name}: {r.contact}" for r in resources]
+    lines += ["", "If you can, reach out to one of them now, or to someone you trust. You matter."]
+    return "\n".join(lines)

@@ -39,8 +39,11 @@ class Recorder:
     async def notify_oncall(self, approval):
         self.calls.append(("oncall", approval.id, approval.tier))
 
-    async def alert_crisis(self, approval, match):
-        self.calls.append(("crisis", approval.id, match.category))
+    async def alert_crisis(self, alert, realert):
+        self.calls.append(("crisis", alert.approval_id, alert.category, realert))
+
+    async def update_crisis(self, alert):
+        self.calls.append(("crisis_update", alert.id, alert.acknowledged_by))
 
 
 class ManualScheduler:
@@ -160,7 +163,8 @@ async def test_crisis_is_final_with_resources_and_alerts(broker):
     assert a.status is Status.CRISIS and a.tier is Tier.CRITICAL and a.resources
     assert a.decided_by == "policy" and a.decided_via is DecidedVia.AUTO
     await broker.drain()
-    assert rec.calls and rec.calls[0][0] == "crisis"
+    assert rec.calls == [("crisis", a.id, a.resources and rec.calls[0][2], 0)]
+    assert (await broker.get(a.id)).status is Status.CRISIS  # recorded in the background
 
 
 async def test_idempotency(broker):

@@ -1,0 +1,279 @@
+"""Crisis routing: answer a person in crisis at once, alert the responders, re-alert until someone
+acknowledges.
+
+The resources never wait for anything: :meth:`CrisisDesk.raise_alert` returns them at once, while the
+ledger write and every platform alert run as separate background tasks that retry on failure. A
+failing ledger or a platform outage is logged and retried; it never delays or blocks the answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from core.crisis import DEFAULT_RESOURCES, CrisisMatch, Resource
+from core.ledger import CrisisAlertRow, EventRow, Ledger
+from core.models import Actor, rfc3339, utcnow
+
+log = logging.getLogger("signoff.crisis")
+
+#: Seconds between attempts to write a crisis alert to the ledger or deliver it to a platform.
+RETRY_DELAYS_S = (0.5, 1, 2, 5, 10, 30, 60)
+
+
+class CrisisSettings(BaseModel):
+    """``crisis.*`` settings: resources, ack timeout (seconds), re-alert bound, whether text is kept."""
+
+    resources: tuple[Resource, ...] = DEFAULT_RESOURCES
+    ack_timeout: float = 120.0
+    max_realerts: int = 10
+    store_text: bool = True
+
+
+class CrisisAlert(BaseModel):
+    """A crisis alert as channels show it. ``text`` is what was said (kept in memory for the alert
+    even when the ledger may not store it); ``source`` is ``approval``, ``api``, ``telegram`` or
+    ``discord``; ``chat`` and ``user_ref`` say where and who (``telegram:<user id>``)."""
+
+    id: str
+    created_at: datetime
+    category: str
+    evidence: str | None = None
+    text: str | None = None
+    source: str
+    chat: str | None = None
+    user_ref: str | None = None
+    user_name: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    approval_id: str | None = None
+    acknowledged_at: datetime | None = None
+    acknowledged_by: str | None = None
+    acknowledged_by_name: str | None = None
+    realerts: int = 0
+    resources: tuple[Resource, ...] = DEFAULT_RESOURCES
+
+    @property
+    def where(self) -> str:
+        """"agent claude (session s1)", "telegram chat -100123", "the API" …"""
+        if self.source == "approval" or (self.source == "api" and self.agent):
+            who = f"agent {self.agent or 'unknown'}"
+            return who + (f" (session {self.session})" if self.session else "")
+        if self.chat:
+            return f"{self.source} chat {self.chat}"
+        return self.source
+
+    def to_api(self) -> dict:
+        return {
+            "id": self.id, "status": "crisis", "category": self.category, "created_at": rfc3339(self.created_at),
+            "acknowledged_by": self.acknowledged_by, "acknowledged_by_name": self.acknowledged_by_name,
+            "acknowledged_at": rfc3339(self.acknowledged_at), "realerts": self.realerts,
+            "resources": [r.model_dump() for r in self.resources],
+        }
+
+
+class AlreadyAcknowledged(Exception):
+    """Someone else pressed "I'm on it" first; ``alert`` says who."""
+
+    def __init__(self, alert: CrisisAlert):
+        self.alert = alert
+        super().__init__(f"crisis alert {alert.id} is already acknowledged by {alert.acknowledged_by}")
+
+
+class JobScheduler(Protocol):
+    def schedule_job(self, job_id: str, at: datetime, fn: Callable[..., Awaitable[None]], *args) -> None: ...
+
+    def cancel_job(self, job_id: str) -> None: ...
+
+
+@dataclass
+class Origin:
+    """Where crisis language came from (all optional but ``source``)."""
+
+    source: str
+    chat: str | None = None
+    user_ref: str | None = None
+    user_name: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    approval_id: str | None = None
+
+
+@dataclass
+class CrisisDesk:
+    """Raises, persists, delivers, re-alerts and acknowledges crisis alerts.
+
+    Args:
+        ledger: where alerts are recorded (writes retried in the background).
+        channels: the platform channels (the broker's list: shared, so later attachments count).
+        settings: resources, ack timeout, re-alert bound, privacy.
+        scheduler: runs re-alert timers; None disables re-alerts (tests of other parts).
+    """
+
+    ledger: Ledger
+    channels: list
+    settings: CrisisSettings = field(default_factory=CrisisSettings)
+    scheduler: JobScheduler | None = None
+    clock: Callable[[], datetime] = utcnow
+    _alerts: dict[str, CrisisAlert] = field(default_factory=dict)
+    _persisted: dict[str, asyncio.Task] = field(default_factory=dict)
+    _tasks: set[asyncio.Task] = field(default_factory=set)
+
+    def raise_alert(self, text: str, origin: Origin, match: CrisisMatch | None, alert_id: str | None = None
+                    ) -> CrisisAlert:
+        """Start a crisis alert and return it (with the resources) at once; never awaits I/O.
+
+        ``match`` None means the caller judged it a crisis itself (``POST /v1/crisis``): category
+        ``reported``.
+        """
+        from core.broker import new_id
+
+        alert = CrisisAlert(
+            id=alert_id or new_id(), created_at=self.clock(), category=match.category if match else "reported",
+            evidence=match.evidence if match else None, text=text, source=origin.source, chat=origin.chat,
+            user_ref=origin.user_ref, user_name=origin.user_name, agent=origin.agent, session=origin.session,
+            approval_id=origin.approval_id, resources=self.settings.resources,
+        )
+        self._alerts[alert.id] = alert
+        self._persisted[alert.id] = self._spawn(self._persist(alert))
+        for channel in self.channels:
+            self._spawn(self._deliver(channel, "alert_crisis", alert, 0))
+        self._schedule(alert)
+        return alert
+
+    async def acknowledge(self, alert_id: str, actor: Actor) -> CrisisAlert:
+        """Record the first responder ("I'm on it"); every copy of the alert is edited to show them.
+
+        Raises:
+            KeyError: unknown alert.
+            AlreadyAcknowledged: someone else was first.
+        """
+        await self._wait_persisted(alert_id)
+        now = self.clock()
+        ev = _event(alert_id, "crisis_acknowledged", now, actor.id, actor.via.value, name=actor.name)
+        if not await self.ledger.acknowledge_crisis(alert_id, now, actor.id, actor.name, ev):
+            row = await self.ledger.get_crisis(alert_id)
+            if row is None:
+                raise KeyError(alert_id)
+            raise AlreadyAcknowledged(self._merge(row))
+        if self.scheduler is not None:
+            self.scheduler.cancel_job(f"crisis:{alert_id}")
+        alert = self._merge(await self.ledger.get_crisis(alert_id))
+        for channel in self.channels:
+            self._spawn(self._deliver(channel, "update_crisis", alert))
+        return alert
+
+    async def get(self, alert_id: str) -> CrisisAlert | None:
+        row = await self.ledger.get_crisis(alert_id)
+        if row is None:
+            return self._alerts.get(alert_id)
+        return self._merge(row)
+
+    async def recover(self) -> int:
+        """After a start: re-arm re-alerts of every unacknowledged alert still under its bound."""
+        count = 0
+        for row in await self.ledger.unacknowledged_crises():
+            if row.realerts < self.settings.max_realerts:
+                alert = self._merge(row)
+                self._schedule(alert, due=max(self.clock(), row.created_at + self._interval * (row.realerts + 1)))
+                count += 1
+        return count
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    async def on_ack_timeout(self, alert_id: str) -> None:
+        """Nobody acknowledged in time: alert the responders and on-call again, and schedule the next."""
+        await self._wait_persisted(alert_id)
+        n = await self.ledger.count_realert(alert_id, _event(alert_id, "crisis_realerted", self.clock(), "timeout"))
+        if n is None:
+            return
+        alert = self._merge(await self.ledger.get_crisis(alert_id))
+        for channel in self.channels:
+            self._spawn(self._deliver(channel, "alert_crisis", alert, n))
+        if n < self.settings.max_realerts:
+            self._schedule(alert)
+
+    # internals -------------------------------------------------------------------------------
+
+    @property
+    def _interval(self) -> timedelta:
+        return timedelta(seconds=self.settings.ack_timeout)
+
+    def _schedule(self, alert: CrisisAlert, due: datetime | None = None) -> None:
+        if self.scheduler is not None and self.settings.max_realerts > 0:
+            self.scheduler.schedule_job(f"crisis:{alert.id}", due or self.clock() + self._interval,
+                                        self.on_ack_timeout, alert.id)
+
+    def _merge(self, row: CrisisAlertRow) -> CrisisAlert:
+        known = self._alerts.get(row.id)
+        return CrisisAlert(
+            id=row.id, created_at=row.created_at, category=row.category,
+            evidence=row.evidence or (known.evidence if known else None),
+            text=row.text or (known.text if known else None), source=row.source, chat=row.chat,
+            user_ref=row.user_ref, user_name=row.user_name, agent=row.agent, session=row.session,
+            approval_id=row.approval_id, acknowledged_at=row.acknowledged_at, acknowledged_by=row.acknowledged_by,
+            acknowledged_by_name=row.acknowledged_by_name, realerts=row.realerts, resources=self.settings.resources,
+        )
+
+    async def _wait_persisted(self, alert_id: str) -> None:
+        task = self._persisted.get(alert_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def _persist(self, alert: CrisisAlert) -> None:
+        keep = self.settings.store_text
+        row = CrisisAlertRow(
+            id=alert.id, created_at=alert.created_at, category=alert.category,
+            evidence=alert.evidence if keep else None, text=alert.text if keep else None,
+            text_hash=hashlib.sha256((alert.text or "").encode("utf-8", "surrogatepass")).hexdigest(),
+            source=alert.source, chat=alert.chat, user_ref=alert.user_ref, user_name=alert.user_name,
+            agent=alert.agent, session=alert.session, approval_id=alert.approval_id,
+        )
+        ev = _event(alert.id, "crisis", alert.created_at, alert.user_ref or (f"agent:{alert.agent}" if alert.agent else None),
+                    alert.source, category=alert.category, approval_id=alert.approval_id)
+        for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):
+            try:
+                await self.ledger.insert_crisis(row, ev)
+                return
+            except Exception as exc:
+                if delay is None:
+                    log.error("crisis alert %s could not be recorded after %d attempts: %r", alert.id, attempt + 1, exc)
+                    return
+                log.warning("recording crisis alert %s failed (%r); retrying in %s s", alert.id, exc, delay)
+                await asyncio.sleep(delay)
+
+    async def _deliver(self, channel, method: str, alert: CrisisAlert, *args) -> None:
+        for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):
+            try:
+                await getattr(channel, method)(alert, *args)
+                return
+            except Exception as exc:
+                if delay is None:
+                    log.error("%s.%s for crisis %s failed %d times: %r", channel.name, method, alert.id, attempt + 1, exc)
+                    return
+                log.warning("%s.%s for crisis %s failed (%r); retrying in %s s", channel.name, method, alert.id,
+                            exc, delay)
+                await asyncio.sleep(delay)
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+
+def _event(crisis_id: str, kind: str, at: datetime, actor: str | None = None, channel: str | None = None,
+           **details) -> EventRow:
+    details = {k: v for k, v in details.items() if v is not None}
+    return EventRow(crisis_id=crisis_id, at=at, kind=kind, actor=actor, channel=channel,
+                    details_json=json.dumps(details) if details else None)
