@@ -9,6 +9,7 @@ The schema is managed by Alembic (``core/migrations``): :meth:`Ledger.open` upgr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -246,6 +247,69 @@ class Ledger:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._sessions = async_sessionmaker(self.engine, class_=AsyncSession, expire_on_commit=False)
+        # One write transaction at a time: SQLite allows one writer, and letting connections collide
+        # means sleeping in its busy handler (milliseconds each); queueing here costs microseconds.
+        self._write_lock = asyncio.Lock()
+        self._queued: list[tuple[list[SQLModel], asyncio.Future]] = []
+        self._flusher: asyncio.Task | None = None
+
+    @contextlib.asynccontextmanager
+    async def _write(self):
+        async with self._write_lock, self._sessions() as s:
+            yield s
+
+    async def _add(self, objs: list[SQLModel]) -> None:
+        """Insert new rows. Concurrent calls share one transaction (group commit): under load this
+        turns hundreds of commits a second into thousands. Errors reach exactly the caller they belong to.
+        """
+        fut = asyncio.get_running_loop().create_future()
+        self._queued.append((objs, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.ensure_future(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        while self._queued:
+            batch, self._queued = self._queued, []
+            try:
+                await self._insert_rows([obj for objs, _ in batch for obj in objs])
+            except Exception as exc:
+                if len(batch) == 1:
+                    self._settle(batch, exc)
+                    continue
+                for item in batch:  # find who failed: one transaction each
+                    try:
+                        await self._insert_rows(item[0])
+                    except Exception as one:
+                        self._settle([item], one)
+                    else:
+                        self._settle([item], None)
+                continue
+            self._settle(batch, None)
+
+    async def _insert_rows(self, objs: list[SQLModel]) -> None:
+        """One transaction; one executemany per table (an ORM flush would cost a thread hop per row)."""
+        by_table: dict[Any, list[dict]] = {}
+        for obj in objs:
+            table = type(obj).__table__
+            row = {c.name: getattr(obj, c.name) for c in table.columns}
+            for c in table.primary_key.columns:
+                if row.get(c.name) is None:
+                    del row[c.name]  # autoincrement
+            by_table.setdefault(table, []).append(row)
+        async with self._write_lock, self.engine.begin() as conn:
+            for table, rows in by_table.items():
+                await conn.execute(table.insert(), rows)
+
+    @staticmethod
+    def _settle(batch, exc: BaseException | None) -> None:
+        for _objs, fut in batch:
+            if fut.done():
+                continue
+            if exc is None:
+                fut.set_result(None)
+            else:
+                fut.set_exception(exc)
 
     @classmethod
     async def open(cls, url: str) -> Ledger:
@@ -268,11 +332,7 @@ class Ledger:
         Raises:
             IntegrityError: the id or the idempotency key already exists.
         """
-        async with self._sessions() as s:
-            s.add(row)
-            for ev in events:
-                s.add(ev)
-            await s.commit()
+        await self._add([row, *events])
         return row
 
     async def get_row(self, approval_id: str) -> ApprovalRow | None:
@@ -325,7 +385,7 @@ class Ledger:
         values: dict[str, Any] = {"status": status.value, "decided_at": at, "note": note}
         if actor is not None:
             values.update(decided_by=actor.id, decided_by_name=actor.name, decided_via=actor.via.value)
-        async with self._sessions() as s:
+        async with self._write() as s:
             res = await s.exec(
                 update(ApprovalRow)
                 .where(ApprovalRow.id == approval_id, ApprovalRow.status == Status.PENDING.value)
@@ -346,7 +406,7 @@ class Ledger:
         Returns:
             False when it was no longer pending at ``from_tier`` (decided, or already escalated).
         """
-        async with self._sessions() as s:
+        async with self._write() as s:
             res = await s.exec(
                 update(ApprovalRow)
                 .where(
@@ -368,7 +428,7 @@ class Ledger:
 
         Only the first call for an approval at its original tier changes anything.
         """
-        async with self._sessions() as s:
+        async with self._write() as s:
             res = await s.exec(
                 update(ApprovalRow)
                 .where(
@@ -387,7 +447,7 @@ class Ledger:
 
     async def insert_crisis(self, row: CrisisAlertRow, event: EventRow) -> None:
         """Insert a crisis alert and its first event; inserting the same id twice is a no-op."""
-        async with self._sessions() as s:
+        async with self._write() as s:
             if await s.get(CrisisAlertRow, row.id) is not None:
                 return
             s.add(row)
@@ -401,7 +461,7 @@ class Ledger:
     async def acknowledge_crisis(self, alert_id: str, at: datetime, actor_id: str, actor_name: str | None,
                                  event: EventRow) -> bool:
         """Compare-and-set: the first acknowledgement wins. Returns False when it was acknowledged already."""
-        async with self._sessions() as s:
+        async with self._write() as s:
             res = await s.exec(
                 update(CrisisAlertRow)
                 .where(CrisisAlertRow.id == alert_id, CrisisAlertRow.acknowledged_at.is_(None))
@@ -416,7 +476,7 @@ class Ledger:
 
     async def count_realert(self, alert_id: str, event: EventRow) -> int | None:
         """Add one to an unacknowledged alert's re-alert count; None when acknowledged (or unknown)."""
-        async with self._sessions() as s:
+        async with self._write() as s:
             res = await s.exec(
                 update(CrisisAlertRow)
                 .where(CrisisAlertRow.id == alert_id, CrisisAlertRow.acknowledged_at.is_(None))
@@ -438,9 +498,7 @@ class Ledger:
     # events --------------------------------------------------------------------------------
 
     async def add_event(self, event: EventRow) -> None:
-        async with self._sessions() as s:
-            s.add(event)
-            await s.commit()
+        await self._add([event])
 
     async def events(self, approval_ids: Iterable[str] | None = None) -> dict[str | None, list[Event]]:
         """Events grouped by approval id, in order."""
@@ -458,9 +516,7 @@ class Ledger:
     # cards ---------------------------------------------------------------------------------
 
     async def add_card(self, approval_id: str, channel: str, ref: str, at: datetime, purpose: str = "approval") -> None:
-        async with self._sessions() as s:
-            s.add(CardRow(approval_id=approval_id, channel=channel, ref=ref, posted_at=at, purpose=purpose))
-            await s.commit()
+        await self._add([CardRow(approval_id=approval_id, channel=channel, ref=ref, posted_at=at, purpose=purpose)])
 
     async def cards(self, approval_id: str, channel: str, purpose: str | None = "approval") -> list[str]:
         """Refs of the card copies an approval has on ``channel``, oldest first."""
