@@ -83,3 +83,42 @@ async def start_daemon(short_tmp: Path) -> AsyncIterator[Callable[..., Any]]:
     for daemon, api in reversed(started):
         await api.close()
         await daemon.stop()
+
+
+# Discord ------------------------------------------------------------------------------------------
+# The loopback fake of Discord's REST API and gateway (tests/fakes/discord_api.py), one guild with
+# these channels and the role ``DISCORD_APPROVER_ROLE``.
+
+DISCORD_APPROVAL, DISCORD_ONCALL, DISCORD_CRISIS, DISCORD_OTHER = 1100, 1200, 1300, 1400
+DISCORD_APPROVER, DISCORD_ROLE_MEMBER, DISCORD_STRANGER = 2111, 2222, 2666
+DISCORD_APPROVER_ROLE = 7001
+
+
+@pytest.fixture
+async def discord() -> AsyncIterator[Any]:
+    """A FakeDiscord; discord.py is pointed at it by the adapter (from the config) and restored after."""
+    import discord.backoff
+
+    from tests.fakes.discord_api import FakeDiscord, restore_discord_py
+
+    original_delay = discord.backoff.ExponentialBackoff.delay
+    discord.backoff.ExponentialBackoff.delay = lambda self: 0.05  # reconnect quickly after an outage
+    try:
+        async with FakeDiscord(channel_ids=(DISCORD_APPROVAL, DISCORD_ONCALL, DISCORD_CRISIS, DISCORD_OTHER),
+                               roles={DISCORD_APPROVER_ROLE: "approvers"}) as fake:
+            yield fake
+    finally:
+        discord.backoff.ExponentialBackoff.delay = original_delay
+        restore_discord_py()
+
+
+def discord_config(fake: Any, **overrides: Any) -> Any:
+    """The ``discord`` config section for ``fake``; pass it to make_config(..., discord=...)."""
+    from bot.config import DiscordConfig
+
+    values: dict[str, Any] = dict(
+        token=fake.token, api_base_url=fake.api_base_url, gateway_url=fake.gateway_url,
+        approval_channel_ids=[DISCORD_APPROVAL], approver_user_ids=[DISCORD_APPROVER],
+        approver_role_ids=[DISCORD_APPROVER_ROLE], oncall_channel_ids=[DISCORD_ONCALL],
+        crisis_channel_ids=[DISCORD_CRISIS])
+    return DiscordConfig(**(values | overrides))
