@@ -267,8 +267,17 @@ class TelegramChannel:
                 log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, exc)
                 continue
             await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
+            await self._catch_up(approval, chat_id, msg.message_id)
             shown = True
         return shown
+
+    async def _catch_up(self, posted: Approval, chat_id: int, message_id: int) -> None:
+        """A decision or escalation may land while a card is being sent, before its ref is recorded
+        (so that update missed it): bring the new copy up to date."""
+        current = await self.broker.ledger.get(posted.id)
+        if current is not None and (current.status, current.tier) != (posted.status, posted.tier):
+            await self._edit(chat_id, message_id, render_html(build_card(current)),
+                             None if current.is_final else keyboard(current.id))
 
     async def update_card(self, approval: Approval, change: CardChange) -> None:
         if self.app is None or not self._started:
@@ -312,6 +321,7 @@ class TelegramChannel:
             msg = await self._send(chat_id, render_html(card, header="⬆ Escalated: needs a decision"),
                                    keyboard(approval.id))
             await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
+            await self._catch_up(approval, chat_id, msg.message_id)
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if self.app is None or not self._started:
@@ -333,6 +343,10 @@ class TelegramChannel:
                 failed.append(f"{chat_id}: {exc}")
                 continue
             await self.broker.ledger.add_card(alert.id, self.name, f"{chat_id}:{msg.message_id}", _now(), purpose=purpose)
+            if markup is not None:  # acknowledged while this copy was being sent: show it
+                current = await self.broker.crisis.get(alert.id)
+                if current is not None and current.acknowledged_by:
+                    await self._edit(chat_id, msg.message_id, render_crisis_html(current, realert), None)
         if failed:
             raise ChannelDown(f"crisis alert not delivered to {', '.join(failed)}")
 
