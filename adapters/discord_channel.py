@@ -42,7 +42,8 @@ import yarl
 
 from adapters.cards import TIER_COLOURS, Card, build_card, cut, mask_secrets
 from core.channel import CardChange
-from core.crisis_desk import AlreadyAcknowledged, CrisisAlert
+from core.crisis import detect_crisis, support_message
+from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.errors import AlreadyDecided, NotFound
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 from core.tiers import Tier
@@ -228,7 +229,10 @@ class _Client(discord.Client):
     """discord.py's client, wired to one :class:`DiscordChannel`."""
 
     def __init__(self, channel: DiscordChannel, guild_ready_timeout: float):
-        intents = discord.Intents.default()  # GUILDS and the other unprivileged intents; no MESSAGE_CONTENT
+        intents = discord.Intents.default()  # GUILDS, DM and guild messages; DMs carry their text
+        # Text of guild messages needs the privileged MESSAGE_CONTENT intent, which Discord refuses
+        # (closing the gateway) unless it is enabled in the developer portal: opt in only.
+        intents.message_content = channel.config.message_content
         super().__init__(intents=intents, guild_ready_timeout=guild_ready_timeout, max_messages=None,
                          allowed_mentions=discord.AllowedMentions.none(), chunk_guilds_at_startup=False)
         self.signoff_channel = channel
@@ -247,6 +251,9 @@ class _Client(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.signoff_channel._on_interaction(interaction)
+
+    async def on_message(self, message: discord.Message) -> None:
+        await self.signoff_channel._on_message(message)
 
 
 class DiscordChannel:
@@ -374,6 +381,26 @@ class DiscordChannel:
 
     def is_up(self) -> bool:
         return self._up
+
+    async def _on_message(self, message: discord.Message) -> None:
+        """A person writes to the bot (a DM, or a channel it reads): crisis language gets the
+        resources at once in that channel, then the responders are alerted."""
+        if message.author.bot or not message.content or message.channel.id in self.config.crisis_channel_ids:
+            return
+        text = message.content
+        match = await asyncio.to_thread(detect_crisis, text) if len(text) > 4096 else detect_crisis(text)
+        if match is None:
+            return
+        desk = self.broker.crisis
+        try:  # the person first
+            await asyncio.wait_for(message.reply(support_message(desk.settings.resources), mention_author=False),
+                                   REST_TIMEOUT_S)
+        except Exception as exc:  # never let a failed reply stop the alert
+            log.error("could not answer a crisis message in channel %s: %r", message.channel.id, exc)
+        where = "DM" if message.guild is None else str(message.channel.id)
+        origin = Origin("discord", chat=where, user_ref=f"discord:{message.author.id}",
+                        user_name=f"@{message.author.name}")
+        desk.raise_alert(text, origin, match)
 
     def _gateway_up(self, how: str) -> None:
         was = self._up

@@ -136,6 +136,9 @@ class DiscordConfig(_Section):
     crisis_channel_ids: list[int] = Field(default_factory=list)
     api_base_url: str = "https://discord.com/api/v10"
     gateway_url: str | None = None
+    # Read guild channel messages for crisis language (needs the privileged MESSAGE_CONTENT intent
+    # enabled in the developer portal; Discord refuses the connection otherwise). DMs are read anyway.
+    message_content: bool = False
 
 
 class CrisisConfig(_Section):

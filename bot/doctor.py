@@ -44,8 +44,8 @@ def check(config_path: str | None, timeout: float = 5.0) -> Report:
     _check_ledger(config, report)
     if config.telegram is not None and config.telegram.token is not None:
         _check_telegram(config, report, timeout)
-    if config.discord is not None:
-        report.notes.append("discord: this version does not send Discord cards yet")
+    if config.discord is not None and config.discord.token is not None:
+        _check_discord(config, report, timeout)
     return report
 
 
@@ -157,3 +157,27 @@ def _check_telegram(config: Config, report: Report, timeout: float) -> None:
         report.problems.append(f"telegram: {exc!r}")
     else:
         report.ok.append(f"telegram: token works (bot @{me.username})")
+
+
+def _check_discord(config: Config, report: Report, timeout: float) -> None:
+    import discord
+
+    async def login():
+        old_base = discord.http.Route.BASE
+        discord.http.Route.BASE = config.discord.api_base_url.rstrip("/")  # process-wide; restored below
+        client = discord.Client(intents=discord.Intents.default())
+        try:
+            await asyncio.wait_for(client.login(config.discord.token.get_secret_value()), timeout)
+            return client.user
+        finally:
+            await client.close()
+            discord.http.Route.BASE = old_base
+
+    try:
+        user = asyncio.run(login())
+    except TimeoutError:
+        report.problems.append(f"discord: login did not answer within {timeout:g} s")
+    except Exception as exc:
+        report.problems.append(f"discord: login failed: {exc}")
+    else:
+        report.ok.append(f"discord: token works (bot {user})")

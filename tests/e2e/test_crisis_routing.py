@@ -36,9 +36,11 @@ async def test_developer_language_gets_no_reply(telegram, start_daemon, short_tm
     for text in ("kill the process on port 8080", "this bug is killing me", "kill -9 1234", "do it or die trying"):
         telegram.send_user_message(PERSON, text, PERSON)
     telegram.send_user_message(PERSON, "thanks", PERSON)
-    await telegram.wait_for(lambda: not telegram._updates, what="all updates fetched")
+    # A later crisis message is a marker: once it is answered, the messages above were handled.
+    telegram.send_user_message(PERSON + 1, "i want to die", PERSON + 1)
+    await telegram.wait_for(lambda: telegram.sent(PERSON + 1) and len(alerts(telegram)) == 1)
     await daemon.broker.drain()
-    assert telegram.sent(PERSON) == [] and alerts(telegram) == []
+    assert telegram.sent(PERSON) == [] and len(alerts(telegram)) == 1
 
 
 async def test_group_third_person_report_alerts(telegram, start_daemon, short_tmp):
@@ -156,3 +158,29 @@ async def test_unacknowledged_alert_is_realerted_after_restart(telegram, short_t
         assert "nobody has acknowledged" in alerts(telegram)[1].text
     finally:
         await daemon.stop()
+
+
+async def test_discord_dm_and_channel_messages_get_resources_and_alert(discord, start_daemon, short_tmp):
+    from tests.conftest import DISCORD_CRISIS, DISCORD_OTHER, discord_config
+
+    cfg = make_config(short_tmp, None, discord=discord_config(discord, message_content=True))
+    daemon, api = await start_daemon(cfg)
+    discord.send_user_message(9100, "i just want to disappear forever and never wake up", 4444, username="kai", dm=True)
+    await discord.wait_for(lambda: discord.sent(9100), what="reply in the DM")
+    assert "988" in discord.sent(9100)[0].content
+    discord.send_user_message(DISCORD_OTHER, "my brother told me he wants to kill himself", 4445)
+    await discord.wait_for(lambda: discord.sent(DISCORD_OTHER), what="reply in the channel")
+
+    def crisis_alerts():
+        return [m for m in discord.sent(DISCORD_CRISIS) if m.embeds and "Crisis" in (m.embeds[0].get("title") or "")]
+
+    await discord.wait_for(lambda: len(crisis_alerts()) == 2, what="two responder alerts")
+    body = str(crisis_alerts()[0].embeds[0])
+    assert "discord:4444" in body and "disappear" in body
+    discord.send_user_message(DISCORD_OTHER, "ugh this deploy is killing me, kill the old pods", 4446)
+    discord.send_user_message(9100, "thanks", 4444, dm=True)
+    # A later crisis message is a marker: once it is answered, the two above were read (in order).
+    discord.send_user_message(9200, "kms", 4447, dm=True)
+    await discord.wait_for(lambda: discord.sent(9200) and len(crisis_alerts()) == 3)
+    await daemon.broker.drain()
+    assert len(discord.sent(DISCORD_OTHER)) == 1 and len(discord.sent(9100)) == 1

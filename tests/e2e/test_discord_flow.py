@@ -415,3 +415,21 @@ async def test_decision_while_card_is_being_sent_still_reaches_the_card(discord,
     assert (status, decided["status"]) == (200, "denied")
     card = await _card(dc)
     await dc.wait_for(lambda: card.components == [] and "Denied" in embed_text(card), what="card catches up")
+
+
+async def test_doctor_checks_the_discord_token(discord, short_tmp):
+    """`signoff doctor` logs in to Discord (here: the loopback fake) and reports a refused token."""
+    import asyncio as _asyncio
+
+    from bot.doctor import check
+    from tests.e2e.test_cli import write_config
+
+    good = write_config(short_tmp, discord={"token": discord.token, "api_base_url": discord.api_base_url,
+                                            "approval_channel_ids": [100], "approver_user_ids": [1]})
+    report = await _asyncio.to_thread(check, str(good))
+    assert any(line.startswith("discord: token works") for line in report.ok), report.render()
+    bad = write_config(short_tmp, discord={"token": "WRONG", "api_base_url": discord.api_base_url,
+                                           "approval_channel_ids": [100], "approver_user_ids": []})
+    report = await _asyncio.to_thread(check, str(bad))
+    text = report.render()
+    assert "discord: login failed" in text and "nobody could approve" in text
