@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.models import Approval, Status, utcnow
+from core.text import visible
 from core.tiers import Tier
 
 #: Colour marks per tier (Telegram shows emoji; Discord uses the RGB colour).
@@ -119,11 +120,11 @@ def build_card(approval: Approval, max_command: int = 1500, max_description: int
         tier=approval.tier,
         mark=TIER_MARKS[approval.tier],
         title=f"{approval.tier.name} approval" + (" (escalated)" if approval.escalations else ""),
-        agent=approval.agent,
-        action=cut(approval.action, 200),
-        command=cut(mask_secrets(approval.command), max_command) if approval.command else None,
-        description=cut(mask_secrets(approval.description), max_description) if approval.description else None,
-        reason=cut(mask_secrets(approval.reason), 400),  # reasons quote the command
+        agent=visible(cut(approval.agent, 200)) if approval.agent else None,
+        action=visible(cut(approval.action, 200)),
+        command=visible(cut(mask_secrets(approval.command), max_command)) if approval.command else None,
+        description=visible(cut(mask_secrets(approval.description), max_description)) if approval.description else None,
+        reason=visible(cut(mask_secrets(approval.reason), 400)),  # reasons quote the command
         time_left=time_left(approval.deadline, now) if approval.status is Status.PENDING else None,
         escalated=approval.escalations > 0,
         outcome=outcome_line(approval),
@@ -155,16 +156,21 @@ def outcome_line(approval: Approval) -> str | None:
 
 
 def plain_text(card: Card) -> str:
-    """The card as plain text (the terminal channel and fallbacks)."""
+    """The card as plain text (the terminal channel and fallbacks). Continuation lines of a field are
+    indented, so a multi-line command cannot pass for another field of the card."""
+
+    def field(name: str, value: str) -> str:
+        return f"{name}: " + value.replace("\r", "\\r").replace("\n", "\n    | ")
+
     lines = [f"{card.mark} {card.title} [{card.approval_id}]"]
     if card.agent:
-        lines.append(f"Agent: {card.agent}")
-    lines.append(f"Action: {card.action}")
+        lines.append(field("Agent", card.agent))
+    lines.append(field("Action", card.action))
     if card.command:
-        lines.append(f"Command: {card.command}")
+        lines.append(field("Command", card.command))
     if card.description:
-        lines.append(f"Description: {card.description}")
-    lines.append(f"Why: {card.reason}")
+        lines.append(field("Description", card.description))
+    lines.append(field("Why", card.reason))
     if card.outcome:
         lines.append(card.outcome)
     elif card.time_left:

@@ -44,8 +44,9 @@ class TerminalChannel:
         except (OSError, ValueError):  # output closed: the ledger and `signoff pending` still have it
             pass
 
-    async def post_card(self, approval: Approval) -> bool:
+    async def post_card(self, approval: Approval, header: str | None = None) -> bool:
         self._write(
+            ("\n" + header if header else "") +
             f"\n{plain_text(build_card(approval))}\n"
             f"  approve: signoff approve {approval.id}\n"
             f"  deny:    signoff deny {approval.id} --note 'why'"
@@ -53,11 +54,10 @@ class TerminalChannel:
         return True
 
     async def update_card(self, approval: Approval, change: CardChange) -> None:
-        card = build_card(approval)
-        if change is CardChange.ESCALATED:
-            self._write(f"⬆ [{approval.id}] escalated to {approval.tier.name}; time left: {card.time_left}")
+        if change is CardChange.ESCALATED:  # the whole card again: it may be the first one on screen
+            await self.post_card(approval, header=f"⬆ escalated to {approval.tier.name}: still needs a decision")
         else:
-            self._write(f"[{approval.id}] {card.outcome}")
+            self._write(f"[{approval.id}] {build_card(approval).outcome}")
 
     async def notify_oncall(self, approval: Approval) -> None:
         return None  # the escalation line above is the terminal's on-call notice

@@ -4,7 +4,8 @@ Usage: python bench/classify.py [--data PATH] [--json] [--seconds N]
 
 Prints exact-tier accuracy on the labelled commands, the confusion matrix, the misses, crisis rows
 (scored separately: they depend on the crisis detector), classifications per second on one core
-over the data, and the slowest 32 KiB hostile input.
+over the data (crisis check included), the crisis check's own rate, and the time of every 32 KiB hostile
+shape (best of 5) against the 10 ms budget: any shape over it is printed as a FAIL line.
 """
 
 from __future__ import annotations
@@ -22,41 +23,209 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.policy import Policy  # noqa: E402, I001
 from core.tiers import Tier  # noqa: E402
 
-DEFAULT_DATA = Path(os.environ.get("SIGNOFF_EVAL", "/work/shared/eval/commands_public.jsonl"))
+#: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
+EVAL_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
+DEFAULT_DATA = Path(os.environ.get("SIGNOFF_EVAL") or EVAL_DIR / "commands_public.jsonl")
 TIERS = ["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"]
+CRISIS_DATA = EVAL_DIR / "crisis_public.jsonl"
+BUDGET_MS = 10.0  # no request of up to 32 KiB may take longer (crisis check included)
 
 
-def hostile_inputs(size: int = 32 * 1024) -> dict[str, str]:
-    """Long inputs shaped to hurt parsers (pipes, nesting, heredocs, quotes, backslashes)."""
+def _crisis_rate() -> float:
+    """Messages per second of the crisis check on ~200-character messages built from the crisis rows."""
+    from core.crisis import detect_crisis
+
+    if not CRISIS_DATA.exists():
+        return 0.0
+    texts = [json.loads(x)["text"] for x in CRISIS_DATA.read_text().splitlines() if x.strip()]
+    rng = random.Random(7)
+    msgs = []
+    for _ in range(2000):
+        parts: list[str] = []
+        while sum(len(p) + 1 for p in parts) < 200:
+            parts.append(rng.choice(texts))
+        msgs.append(" ".join(parts)[:200])
+    best = 0.0
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for m in msgs:
+            detect_crisis(m)
+        best = max(best, len(msgs) / (time.perf_counter() - t0))
+    return best
+
+
+SIZE = 32 * 1024
+
+
+def _fill(unit: str, size: int = SIZE, tail: str = "") -> str:
+    """``unit`` repeated to ``size`` characters (minus the tail), then the tail."""
+    room = max(0, size - len(tail))
+    return (unit * (room // max(1, len(unit)) + 1))[:room] + tail
+
+
+def shell_shapes(size: int = SIZE) -> dict[str, str]:
+    """Command texts of about ``size`` characters."""
     rnd = random.Random(7)
     heredoc = "cat <<EOF\n" + ("line of text $(x) `y`\n" * (size // 22)) + "EOF\n"
-    return {
-        "a|": ("a|" * (size // 2)),
-        "a | ": ("a | " * (size // 4)),
+    distinct = []
+    k = 0
+    while sum(len(x) for x in distinct) < size:
+        distinct.append(f"prog{k} --opt{k} file{k}.txt; ")
+        k += 1
+    assigns = []
+    k = 0
+    while sum(len(x) for x in assigns) < size:
+        assigns.append(f"V{k}=$V{k - 1}x; ")
+        k += 1
+    shapes = {
+        "a|": "a|" * (size // 2),
+        "a | ": "a | " * (size // 4),
+        "long pipeline": _fill("cat f | grep x | ", size, "sh"),
+        "and chain": _fill("ls && ", size, "true"),
+        "or chain": _fill("false || ", size, "true"),
+        "background": _fill("sleep 1 & ", size),
         "$(((((": "$(" + "(" * (size - 2),
         "$($($(": "$(" * (size // 2),
+        "nested subst": "echo " + "$(echo " * (size // 14) + "x" + ")" * (size // 14),
+        "nested backticks": "echo " + "`echo \\" * (size // 16) + "`",
+        "process subst": _fill("diff <(", size),
         "((((": "(" * size,
+        "))))": ")" * size,
         "{{{{": "{ " * (size // 2),
+        "subshells": "( " * (size // 4) + "ls" + " )" * (size // 4),
+        "groups": "{ " * (size // 4) + "ls; " + "} " * (size // 4),
+        "if nest": _fill("if true; then ", size),
         "backticks": "`" * size,
+        "backtick pairs": _fill("`ls` ", size),
         "backslashes": "\\" * size,
+        "backslash newlines": _fill("\\\n", size),
+        "backslash words": _fill("r\\m -\\r\\f ", size),
         "whitespace": " " * size,
+        "tabs": "\t" * size,
         "newlines": "\n" * size,
+        "crlf": "\r\n" * (size // 2),
         "quotes": "'" * size,
         "dquotes": '"' * size,
-        "unbalanced": "echo \"$(rm -rf / '" * (size // 18),
-        "heredocs": ("cat <<EOF\nx\nEOF\n" * (size // 16)),
+        "quote pairs": _fill("'r''m' ", size),
+        "dquote words": _fill('"$a" ', size),
+        "ansi-c": "$'" + "\\x41" * (size // 4) + "'",
+        "unbalanced": _fill("echo \"$(rm -rf / '", size),
+        "heredocs": _fill("cat <<EOF\nx\nEOF\n", size),
+        "heredoc markers": _fill("cat <<A <<B <<C ", size),
         "long heredoc": heredoc[:size],
+        "unterminated heredoc": "bash <<EOF\n" + "echo hi\n" * (size // 8),
+        "heredoc to sh": "sh <<EOF\n" + _fill("echo $(date) `id`\n", size - 16) + "\nEOF\n",
         "semicolons": ";" * size,
         "ampersands": "&" * size,
-        "rm chain": ("rm -rf /tmp/x && " * (size // 17)),
-        "for loops": ("for a in 1 2 3; do echo $a; done; " * (size // 35)),
-        "vars": ("X=$X$X; " * (size // 8)),
-        "words": ("word " * (size // 5)),
+        "pipes": "|" * size,
+        "rm chain": _fill("rm -rf /tmp/x && ", size),
+        "rm many args": "rm -rf " + _fill("/tmp/a/b ", size - 7),
+        "cd chain": _fill("cd a && ", size, "rm -rf x"),
+        "for loops": _fill("for a in 1 2 3; do echo $a; done; ", size),
+        "for loop words": "for a in " + _fill("x ", size - 30) + "; do rm $a; done",
+        "nested for": _fill("for a in 1 2; do ", size),
+        "vars": _fill("X=$X$X; ", size),
+        "var chain": _fill("X=$X/$X; rm $X; ", size),
+        "many assignments": "".join(assigns)[:size],
+        "export chain": _fill("export A=$A:$A; ", size),
+        "many distinct commands": "".join(distinct)[:size],
+        "words": _fill("word ", size),
+        "huge word": "a" * size,
+        "huge path": "/" * size,
+        "huge flag": "-" * size,
+        "huge rm word": "rm -rf " + "a" * (size - 7),
+        "huge quoted word": "echo '" + "a" * (size - 7) + "'",
+        "sudo wrappers": _fill("sudo ", size, "ls"),
+        "env wrappers": _fill("env A=1 ", size, "ls"),
+        "timeout wrappers": _fill("timeout 1 ", size, "ls"),
+        "mixed wrappers": _fill("sudo nice -n 1 nohup env X=1 timeout 5 ", size, "ls"),
+        "xargs chain": _fill("xargs ", size, "rm"),
+        "sh -c nest": "sh -c '" * 2000 + "rm -rf /" + "'" * 2000,
+        "bash -c dquote nest": _fill('bash -c "', size // 2) + "ls",
+        "eval chain": _fill("eval ", size, "ls"),
+        "ssh nest": _fill("ssh h ", size, "ls"),
         "sql": "psql -c '" + ("SELECT 1; " * (size // 10)) + "'",
+        "sql drops": "psql -c '" + _fill("DROP TABLE t; ", size - 12) + "'",
         "awk": "awk '" + ("print > \"f\"; " * (size // 14)) + "'",
+        "awk system": "awk '" + _fill('system("ls"); ', size - 8) + "'",
+        "python": "python -c '" + _fill('os.system("ls"); ', size - 14) + "'",
+        "python rmtree": "python -c '" + _fill('shutil.rmtree("x"); ', size - 14) + "'",
+        "find execs": "find . " + _fill("-exec rm {} \\; ", size - 7),
+        "docker mounts": "docker run " + _fill("-v /a:/b ", size - 20) + " img ls",
+        "curl data": "curl " + _fill("-d x=1 ", size - 20) + " https://x",
+        "case": "case x in " + "a) b;; " * (size // 7) + "esac",
+        "functions": _fill("f(){ g; }; ", size),
+        "fork bombs": _fill(":(){ :|:& };", size),
+        "redirects": _fill("> f ", size),
+        "fd redirects": _fill("2>&1 ", size),
+        "arith": _fill("$((1+", size),
+        "braces var": _fill("${", size),
+        "brace vars": _fill("${A:-${B:-", size),
+        "glob": _fill("*?[a-z]", size),
+        "comments": _fill("# rm -rf /\n", size),
+        "hash words": _fill("a#b ", size),
+        "nul bytes": "\x00" * size,
+        "nul words": _fill("rm\x00 -rf\x00 /\x00 ", size),
+        "surrogates": "\udcff\ud800" * (size // 2),
+        "surrogate words": _fill("rm \udcff ", size),
         "random bytes": "".join(chr(rnd.randrange(1, 256)) for _ in range(size)),
         "random shell chars": "".join(rnd.choice("ab $(){}[]|&;<>'\"`\\\n#=*~/") for _ in range(size)),
+        "random words": " ".join(rnd.choice(["rm", "-rf", "/", "$(", ")", "|", "sh", "'", "cd", "&&", "X=$X",
+                                             "for", "in", "do", "done", "<<E", "E", "\n"])
+                                 for _ in range(size // 3))[:size],
+        "unicode": _fill("éñ漢字😂 ", size),
     }
+    # a dangerous command at the very end of long harmless text must still be seen
+    shapes["harmless then rm -rf /"] = _fill("echo hello; ", size, "\nrm -rf /")
+    shapes["heredocs then rm -rf /"] = _fill("cat <<EOF\nx\nEOF\n", size, "\nEOF\nrm -rf /")
+    shapes["loops then rm -rf /etc"] = _fill("for a in 1 2 3; do echo $a; done; ", size, "\nrm -rf /etc")
+    return shapes
+
+
+def crisis_shapes(size: int = SIZE) -> dict[str, str]:
+    """Free texts of about ``size`` characters for the crisis check."""
+    return {
+        "single letters": _fill("a ", size),
+        "spaced crisis letters": _fill("k i l l m y s e l f ", size),
+        "repeated phrase": _fill("i want to kill myself ", size),
+        "want to want to": _fill("want to ", size),
+        "long word": "a" * size,
+        "asterisks": _fill("s**c*de ", size),
+        "emoji": _fill("🔫💊😂", size // 2),
+        "zalgo": _fill("k\u0337i\u0337l\u0337l\u0337 ", size),
+        "random words": " ".join(
+            "".join(random.Random(i).choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6)) for i in range(size // 7)
+        )[:size],
+        "punctuation": _fill("!?.;,", size),
+        "leet": _fill("k1ll m3 5u1c1d3 ", size),
+        "dotted letters": _fill("s.u.i.c.i.d.e ", size),
+        "glued words": _fill("iwanttodie", size),
+        "my self": _fill("my self ", size),
+        "negated": _fill("i am not suicidal ", size),
+        "one-word sentences": _fill("end. my. life. ", size),
+        "weak signs": _fill("goodbye everyone ", size),
+        "unicode letters": _fill("ѕυι¢ι∂є ", size),
+        "surrogates": "\udcff\ud800" * (size // 2),
+        "nul bytes": "\x00" * size,
+        "fuzzy words": _fill("suicdie sucide ", size),
+        "harmless then crisis": _fill("the build is green. ", size, " i want to kill myself"),
+    }
+
+
+def request_shapes(size: int = SIZE) -> dict[str, tuple[str, str, str | None]]:
+    """Whole requests: ``name -> (action, command, description)``."""
+    out: dict[str, tuple[str, str, str | None]] = {}
+    for name, text in shell_shapes(size).items():
+        out[f"shell: {name}"] = ("terminal", text, None)
+    for name, text in crisis_shapes(size).items():
+        out[f"crisis: {name}"] = ("send_message", text, None)
+    out["description 32 KiB"] = ("terminal", "ls", _fill("please review this change carefully. ", size))
+    out["action 32 KiB"] = (_fill("runCommandNow_", size), "ls", None)
+    out["action words 32 KiB"] = (_fill("delete_prod_", size), "", None)
+    out["exec_sql 32 KiB"] = ("exec_sql", _fill("DELETE FROM t WHERE a = 'x'; ", size), None)
+    out["run_script python 32 KiB"] = ("execute_code", _fill('import os; os.system("ls")\n', size), None)
+    out["write_file path 32 KiB"] = ("write_file", "/" + "a/" * (size // 2 - 1), None)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,21 +274,27 @@ def main(argv: list[str] | None = None) -> int:
         n += len(reqs)
     per_sec = n / (time.perf_counter() - t0)
 
+    # throughput of the crisis check alone on ~200-character crisis-dense messages
+    crisis_rate = _crisis_rate()
+
+    # every 32 KiB shape, best of 5 (another process may share the machine); the budget is 10 ms
     hostile = {}
-    for name, text in hostile_inputs().items():
+    for name, (action, command, description) in request_shapes().items():
         best = float("inf")
-        for _ in range(3):
+        for _ in range(5):
             t = time.perf_counter()
-            res = policy.classify("terminal", text)
+            res = policy.classify(action, command, description)
             best = min(best, time.perf_counter() - t)
-        hostile[name] = {"ms": round(best * 1000, 2), "tier": res.tier.name}
+        hostile[name] = {"ms": round(best * 1000, 2), "tier": res.tier.name, "rule": res.rule}
     worst = max(hostile.items(), key=lambda kv: kv[1]["ms"])
+    over = {k: v for k, v in hostile.items() if v["ms"] > BUDGET_MS}
 
     report = {
         "rows": total, "exact": exact, "accuracy": round(exact / total, 4) if total else None,
         "critical_recall": f"{crit_ok}/{crit_total}", "high_or_critical_below_medium": len(under),
         "crisis": f"{crisis_ok}/{crisis_total}", "confusion": confusion, "misses": misses,
-        "per_second": round(per_sec), "hostile_ms": hostile, "worst_hostile": {worst[0]: worst[1]},
+        "per_second": round(per_sec), "crisis_messages_per_second": round(crisis_rate), "hostile_ms": hostile,
+        "worst_hostile": {worst[0]: worst[1]}, "over_budget": sorted(over),
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -134,11 +309,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nmisses ({len(misses)}):")
     for m in misses:
         print(f"  {m['expected']:>8} → {m['got']:<8} {m['action']} | {m['command'][:100]!r} | {m['rule']}")
-    print(f"\nspeed: {per_sec:,.0f} classifications/s (one core, public data)")
-    print("hostile 32 KiB inputs (best of 3):")
-    for name, v in sorted(hostile.items(), key=lambda kv: -kv[1]["ms"]):
-        print(f"  {v['ms']:8.2f} ms  {v['tier']:<8} {name}")
+    print(f"\nspeed: {per_sec:,.0f} classifications/s (one core, public data, crisis check included)")
+    print(f"crisis check: {crisis_rate:,.0f} messages/s (~200-character crisis-dense messages)")
+    print(f"hostile 32 KiB inputs ({len(hostile)} shapes, best of 5, budget {BUDGET_MS:g} ms), slowest first:")
+    for name, v in sorted(hostile.items(), key=lambda kv: -kv[1]["ms"])[:25]:
+        print(f"  {v['ms']:8.2f} ms  {v['tier']:<8} {name:<40} {v['rule']}")
     print(f"worst hostile: {worst[0]} {worst[1]['ms']:.2f} ms")
+    if over:
+        print(f"!!! FAIL: {len(over)} hostile input(s) over the {BUDGET_MS:g} ms budget: {', '.join(sorted(over))}")
+    else:
+        print(f"ok: every hostile input within {BUDGET_MS:g} ms")
     return 0
 
 

@@ -19,8 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.crisis import detect_crisis  # noqa: E402
 
-DEFAULT_DATA = Path("/work/shared/eval/crisis_public.jsonl")
-COMMANDS = Path("/work/shared/eval/commands_public.jsonl")
+#: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
+EVAL_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
+DEFAULT_DATA = EVAL_DIR / "crisis_public.jsonl"
+COMMANDS = EVAL_DIR / "commands_public.jsonl"
 
 
 def load(path: Path) -> list[dict]:
@@ -96,28 +98,21 @@ def throughput(rows: list[dict]) -> float:
 
 
 def hostile() -> None:
-    """Time for 32 KiB inputs built to be slow."""
-    n = 32 * 1024
-    cases = {
-        "single letters": ("a " * n)[:n],
-        "spaced crisis letters": ("k i l l m y s e l f " * n)[:n],
-        "repeated phrase": ("i want to kill myself " * n)[:n],
-        "want to want to": ("want to " * n)[:n],
-        "long word": "a" * n,
-        "asterisks": ("s**c*de " * n)[:n],
-        "emoji": ("🔫💊😂" * n)[: n // 2],
-        "zalgo": ("k\u0337i\u0337l\u0337l\u0337 " * n)[:n],
-        "random words": " ".join(
-            "".join(random.Random(i).choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6)) for i in range(n // 7)
-        )[:n],
-        "punctuation": ("!?.;," * n)[:n],
-        "leet": ("k1ll m3 5u1c1d3 " * n)[:n],
-    }
-    for name, text in cases.items():
-        t0 = time.perf_counter()
-        detect_crisis(text)
-        ms = (time.perf_counter() - t0) * 1000
+    """Time for 32 KiB inputs built to be slow (best of 5; the request budget is 10 ms, classifier included)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from classify import crisis_shapes  # the shapes shared with bench/classify.py
+
+    worst = ("", 0.0)
+    for name, text in crisis_shapes().items():
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            detect_crisis(text)
+            best = min(best, time.perf_counter() - t0)
+        ms = best * 1000
+        worst = max(worst, (name, ms), key=lambda x: x[1])
         print(f"hostile 32 KiB   {name:22s} {ms:7.2f} ms")
+    print(f"worst hostile    {worst[0]} {worst[1]:.2f} ms" + ("   !!! FAIL: over 10 ms" if worst[1] > 10 else ""))
 
 
 def main(argv: list[str]) -> None:

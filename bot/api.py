@@ -17,13 +17,13 @@ import struct
 from collections.abc import Callable
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from core.broker import Broker, Requester
 from core.crisis import detect_crisis
 from core.crisis_desk import Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotAllowed, NotFound, SignoffError
-from core.models import Actor, ApprovalRequest, DecidedVia, Status
+from core.models import Actor, ApprovalRequest, DecidedVia, Status, valid_unicode
 
 log = logging.getLogger("signoff.api")
 
@@ -57,6 +57,8 @@ class CrisisReport(BaseModel):
     agent: str | None = Field(default=None, max_length=200)
     session: str | None = Field(default=None, max_length=200)
     user: str | None = Field(default=None, max_length=200)
+
+    _unicode = field_validator("text", "agent", "session", "user")(classmethod(lambda cls, v: valid_unicode(v)))
 
 
 class ApiError(Exception):

@@ -79,11 +79,11 @@ class Daemon:
         self.socket_path = config.server.path()
         self._channels = channels
         self._lock_fd: int | None = None
+        self._ledger_lock_fd: int | None = None
         self.ledger: Ledger | None = None
         self.broker: Broker | None = None
         self.scheduler: DeadlineScheduler | None = None
         self.api: ApiServer | None = None
-        self._stopped = asyncio.Event()
 
     @property
     def channels(self) -> list[Channel]:
@@ -101,6 +101,7 @@ class Daemon:
         sock = self._claim_socket()
         try:
             cfg = self.config
+            self._claim_ledger(cfg.ledger.resolved_url())
             self.ledger = await Ledger.open(cfg.ledger.resolved_url())
             policy = Policy(PolicyTables(
                 shell_actions=tuple(cfg.policy.shell_actions),
@@ -116,19 +117,24 @@ class Daemon:
             self.broker.scheduler = self.scheduler
             self.broker.crisis.scheduler = self.scheduler
             self.scheduler.start()
-            for channel in self._channels if self._channels is not None else build_channels(cfg):
+            channels = self._channels if self._channels is not None else build_channels(cfg)
+            for channel in channels:
                 bind = getattr(channel, "bind", None)
                 if bind is not None:
                     bind(self.broker)
                 self.broker.attach(channel)
-                await channel.start()  # a platform outage leaves the channel down, retrying
-            pending = await self.broker.recover()
-            await self.broker.crisis.recover()
+            # Serve agents at once; a card for a request that arrives before a platform is connected
+            # is posted when it connects (each channel resyncs missed cards).
             self.api = ApiServer(self.broker, self.health, cfg.terminal_enabled, cfg.terminal_approver_uids(),
                                  version())
             await self.api.start(sock)
+            # Each waits briefly for its platform; an outage leaves it down and retrying.
+            await asyncio.gather(*(channel.start() for channel in channels))
+            pending = await self.broker.recover()
+            await self.broker.crisis.recover()
         except BaseException:
             sock.close()
+            self.state = State.STOPPED
             await self._teardown()
             raise
         self.state = State.RUNNING
@@ -144,7 +150,6 @@ class Daemon:
             return
         self.state = State.STOPPED
         await self._teardown()
-        self._stopped.set()
 
     async def _teardown(self) -> None:
         if self.api is not None:
@@ -168,18 +173,46 @@ class Daemon:
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
+        if self._ledger_lock_fd is not None:
+            os.close(self._ledger_lock_fd)
+            self._ledger_lock_fd = None
 
     async def run_until_signal(self) -> None:
-        """Start, serve until SIGINT or SIGTERM, stop."""
+        """Start, serve until SIGINT or SIGTERM, stop. A signal during start-up stops it right after."""
         loop = asyncio.get_running_loop()
-        await self.start()
+        stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(self.stop()))
+            loop.add_signal_handler(sig, stop.set)
         try:
-            await self._stopped.wait()
+            await self.start()
+            await stop.wait()
         finally:
+            await self.stop()
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)
+
+    def _claim_ledger(self, url: str) -> None:
+        """One daemon per SQLite ledger: two would each keep timers and waiters the other never
+        wakes. Also creates the database file owner-only (0600).
+
+        Raises:
+            AlreadyRunning: another daemon holds ``<ledger>.lock``.
+        """
+        if not url.startswith("sqlite:///"):
+            return
+        db = Path(url[len("sqlite:///") :]).expanduser()
+        db.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not db.exists():
+            os.close(os.open(db, os.O_CREAT | os.O_WRONLY, 0o600))
+        fd = os.open(f"{db}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise AlreadyRunning(f"another signoff daemon uses the ledger {db} (lock {db}.lock is held)") from None
+            raise
+        self._ledger_lock_fd = fd
 
     def _claim_socket(self) -> socket.socket:
         """Lock ``<socket>.lock``, remove a stale socket file, bind a new one with the configured mode.

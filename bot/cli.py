@@ -19,11 +19,15 @@ POLL_SECONDS = 300.0
 
 
 def _parser() -> argparse.ArgumentParser:
+    config_help = ("config file (default: $SIGNOFF_CONFIG, else ~/.config/signoff/config.yaml, "
+                   "else built-in defaults)")
+    # --config is accepted before or after the command; the subcommands' copy must not overwrite
+    # a value given before the command with its default (SUPPRESS leaves it alone).
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="PATH", help="config file (default: $SIGNOFF_CONFIG, "
-                        "else ~/.config/signoff/config.yaml, else built-in defaults)")
-    p = argparse.ArgumentParser(prog="signoff", parents=[common],
+    common.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS, help=config_help)
+    p = argparse.ArgumentParser(prog="signoff",
                                 description="Human approval for AI agents: ask, wait, and let a person decide.")
+    p.add_argument("--config", metavar="PATH", default=None, help=config_help)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     sub.add_parser("run", parents=[common], help="run the daemon in the foreground until SIGINT/SIGTERM")
@@ -38,6 +42,14 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--idempotency-key", help="re-attach to the same approval when asking again")
     r.add_argument("--wait", type=float, metavar="SECONDS", help="give up waiting after this long (exit 4)")
     r.add_argument("--json", action="store_true", help="print the final approval as JSON on stdout")
+
+    w = sub.add_parser("wait", parents=[common], help="wait for an approval made earlier (re-attach by id)")
+    w.add_argument("id")
+    w.add_argument("--wait", type=float, metavar="SECONDS", help="give up waiting after this long (exit 4)")
+    w.add_argument("--json", action="store_true", help="print the final approval as JSON on stdout")
+
+    ca = sub.add_parser("cancel", parents=[common], help="cancel your own pending approval")
+    ca.add_argument("id")
 
     pe = sub.add_parser("pending", parents=[common], help="list pending approvals")
     pe.add_argument("--json", action="store_true")
@@ -82,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         return handler(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `signoff ledger | head`: the reader left; not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 def _command_text(trailing: list[str] | None) -> str | None:
@@ -123,7 +138,8 @@ def _cmd_run(args) -> int:
 
     logging.basicConfig(level=os.environ.get("SIGNOFF_LOG_LEVEL", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    for noisy in ("httpx", "alembic", "apscheduler", "discord"):  # their INFO lines drown the cards
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         asyncio.run(Daemon(config).run_until_signal())
     except AlreadyRunning as exc:
@@ -154,43 +170,102 @@ def _cmd_request(args) -> int:
     conn = _connection(args)
     try:
         status, approval = conn.call("POST", "/v1/approvals?wait=0", body)
-        if status >= 400:
-            err = (approval or {}).get("error", {})
-            print(f"signoff request: refused ({status} {err.get('code')}): {err.get('message')}", file=sys.stderr)
-            return EXIT_USAGE if status in (400, 413, 415) else EXIT_NO
-        print(f"signoff: {approval['id']} {approval['tier']} {approval['status']}: {approval['reason']}",
-              file=sys.stderr, flush=True)
-        give_up = None if args.wait is None else time.monotonic() + args.wait
+    except DaemonUnreachable as exc:
+        print(f"signoff request: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    if status >= 400:
+        err = (approval or {}).get("error", {})
+        print(f"signoff request: refused ({status} {err.get('code')}): {err.get('message')}", file=sys.stderr)
+        return EXIT_USAGE if status in (400, 413, 415) else EXIT_NO
+    print(f"signoff: {approval['id']} {approval['tier']} {approval['status']}: {approval['reason']}",
+          file=sys.stderr, flush=True)
+    return _await_outcome(conn, approval, args.wait, args.json, "request")
+
+
+def _cmd_wait(args) -> int:
+    from bot.connection import DaemonUnreachable
+
+    conn = _connection(args)
+    try:
+        status, approval = conn.call("GET", f"/v1/approvals/{args.id}")
+    except DaemonUnreachable as exc:
+        print(f"signoff wait: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    if status == 404:
+        print(f"signoff wait: no approval with id {args.id!r}", file=sys.stderr)
+        return EXIT_NO
+    return _await_outcome(conn, approval, args.wait, args.json, "wait")
+
+
+#: Seconds a waiting client keeps trying when the daemon goes away (a restart keeps the approval).
+RECONNECT_SECONDS = 60.0
+
+
+def _await_outcome(conn, approval: dict, wait: float | None, as_json: bool, verb: str) -> int:
+    """Long-poll until the approval is final (or ``wait`` seconds); print and map it to an exit code."""
+    from bot.connection import DaemonUnreachable
+
+    approval_id = approval["id"]
+    give_up = None if wait is None else time.monotonic() + wait
+    lost_since: float | None = None
+    try:
         while approval["status"] not in FINAL:
             left = POLL_SECONDS if give_up is None else give_up - time.monotonic()
             if left <= 0:
                 break
             chunk = min(left, POLL_SECONDS)
-            status, approval = conn.call("GET", f"/v1/approvals/{approval['id']}?wait={chunk:.3f}",
-                                         timeout=chunk + 30)
+            try:
+                status, latest = conn.call("GET", f"/v1/approvals/{approval_id}?wait={chunk:.3f}", timeout=chunk + 30)
+            except DaemonUnreachable:
+                lost_since = lost_since or time.monotonic()
+                if time.monotonic() - lost_since > RECONNECT_SECONDS:
+                    raise
+                time.sleep(1.0)  # the daemon may be restarting; the approval is in its ledger
+                continue
+            lost_since = None
+            if status == 200 or status == 202:
+                approval = latest
     except DaemonUnreachable as exc:
-        print(f"signoff request: {exc}", file=sys.stderr)
+        print(f"signoff {verb}: {exc}\nsignoff: {approval_id} stays pending in the ledger; "
+              f"re-attach with `signoff wait {approval_id}`", file=sys.stderr)
         return EXIT_UNREACHABLE
     except KeyboardInterrupt:
-        print("\nsignoff request: stopped waiting; the approval stays pending", file=sys.stderr)
+        print(f"\nsignoff {verb}: stopped waiting; {approval_id} stays pending. Re-attach with "
+              f"`signoff wait {approval_id}`, or cancel it with `signoff cancel {approval_id}`", file=sys.stderr)
         return 130
 
-    if args.json:
+    if as_json:
         print(json.dumps(approval, ensure_ascii=False))
     outcome = approval["status"]
     if outcome == "crisis":
-        if not args.json:
+        if not as_json:
             print(_resources_text(approval))
         print("signoff: crisis language was found; help is available now (see above).", file=sys.stderr)
         return EXIT_NO
     who = approval.get("decided_by_name") or approval.get("decided_by")
     note = f" — note: {approval['note']}" if approval.get("note") else ""
-    print(f"signoff: {approval['id']} {outcome}" + (f" by {who}" if who and outcome in ("approved", "denied") else "")
+    print(f"signoff: {approval_id} {outcome}" + (f" by {who}" if who and outcome in ("approved", "denied") else "")
           + note, file=sys.stderr)
     if outcome == "approved":
         return EXIT_OK
     if outcome == "pending":
         return EXIT_PENDING
+    return EXIT_NO
+
+
+def _cmd_cancel(args) -> int:
+    from bot.connection import DaemonUnreachable
+
+    try:
+        status, data = _connection(args).call("POST", f"/v1/approvals/{args.id}/cancel")
+    except DaemonUnreachable as exc:
+        print(f"signoff cancel: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    if status == 200:
+        print(f"{data['id']}: {data['status']}")
+        return EXIT_OK
+    print(f"signoff cancel: refused: {(data or {}).get('error', {}).get('message', f'HTTP {status}')}",
+          file=sys.stderr)
     return EXIT_NO
 
 
@@ -218,9 +293,12 @@ def _cmd_pending(args) -> int:
     approvals = data.get("approvals", [])
     if not approvals:
         print("no pending approvals")
+    from core.text import one_line
+
     for a in approvals:
-        cmd = (a.get("command") or "").replace("\n", " ")
-        print(f"{a['id']}  {a['tier']:<8}  {a['action'][:30]:<30}  {cmd[:60]}")
+        cmd = one_line(a.get("command") or "")
+        agent = one_line(a.get("agent") or "-")
+        print(f"{a['id']}  {a['tier']:<8}  {agent[:16]:<16}  {one_line(a['action'])[:30]:<30}  {cmd[:70]}")
     return EXIT_OK
 
 
@@ -355,16 +433,18 @@ def _cmd_ledger(args) -> int:
         out = [a.to_api() | {"events": [e.to_api() for e in events.get(a.id, [])]} for a in approvals]
         print(json.dumps({"approvals": out}, ensure_ascii=False))
         return EXIT_OK
+    from core.text import one_line
+
     for a in approvals:
         d = a.to_api()
-        print(f"{d['created_at']}  {a.id}  {a.tier.name:<8}  {a.status.value:<9}  {a.action}"
-              + (f"  $ {a.command[:80]}" if a.command else ""))
+        print(f"{d['created_at']}  {a.id}  {a.tier.name:<8}  {a.status.value:<9}  {one_line(a.agent or '-')[:16]:<16}  "
+              f"{one_line(a.action)}" + (f"  $ {one_line(a.command)[:80]}" if a.command else ""))
         for e in events.get(a.id, []):
             ev = e.to_api()
-            extra = f" {json.dumps(e.details, ensure_ascii=False)}" if e.details else ""
-            print(f"    {ev['at']}  {e.kind:<16} {e.actor or '':<20} {e.channel or ''}{extra}")
+            extra = f" {one_line(json.dumps(e.details, ensure_ascii=False))}" if e.details else ""
+            print(f"    {ev['at']}  {e.kind:<16} {one_line(e.actor or ''):<20} {e.channel or ''}{extra}")
     if not approvals:
-        print("no approvals recorded")
+        print("no approvals match" if (args.status or args.since) else "no approvals recorded")
     return EXIT_OK
 
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from core.crisis import Resource
 from core.tiers import Tier
@@ -35,6 +35,16 @@ def rfc3339(value: datetime | None) -> str | None:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def valid_unicode(value: str | None) -> str | None:
+    """Refuse text that is not valid Unicode (JSON can carry lone surrogates such as ``\ud800``)."""
+    if value is not None:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("contains a lone surrogate: not valid Unicode text") from None
+    return value
 
 
 def _max_bytes(limit: int):
@@ -90,6 +100,9 @@ class ApprovalRequest(BaseModel):
     session: str | None = Field(default=None, max_length=200)
     idempotency_key: str | None = Field(default=None, min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS)
     metadata: dict[str, Any] | None = None
+
+    _unicode = field_validator("action", "command", "description", "cwd", "agent", "session",
+                               "idempotency_key")(classmethod(lambda cls, v: valid_unicode(v)))
 
     def content_hash(self) -> str:
         """SHA-256 hex of the fields an idempotency key binds: action, command, description, cwd."""

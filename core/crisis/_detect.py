@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from core.crisis import _phrases as P
 from core.crisis._matcher import Automaton
-from core.crisis._normalise import chunk_spans, fold, orig_offsets, tokens, tokens_with_src
+from core.crisis._normalise import chunk_spans, fold, orig_offsets, relevant_tokens, tokens, tokens_with_src
 
 _MAIN = Automaton([p for p in P.PATTERNS if p[1] not in P.MARKER_CATEGORIES])
 _EXCLUDE = Automaton([p for p in P.PATTERNS if p[1] == "exclude"], pid_offset=len(_MAIN.patterns))
@@ -29,6 +29,34 @@ _PATTERNS = _MAIN.patterns + _EXCLUDE.patterns + _CONTEXT.patterns
 _EXCLUDE_REACH = 10
 _CONTEXT_FREE = frozenset("wnc")  # flags that need no context markers  # an idiom starts at most this many tokens before the phrase it clears
 _EVIDENCE_MAX = 300
+#: texts longer than this are read in windows (early exit on the first strong hit, repeated windows skipped)
+_WINDOW = 2048
+_OVERLAP = 160  # characters shared by neighbouring windows (a phrase cut by a window edge is seen whole)
+# words frequent in agent requests (commands, tool names): poor keys for the prefilter below
+_BUSY = frozenset("""
+num i s sh run kill head if all this find my last no not count home stop it set post be done can end again
+file files list get test make build start exit out down up go take give over cut drop die dead free time
+""".split())
+
+
+def _prefilter_words() -> frozenset[str]:
+    """One required token set per pattern (the one least frequent in agent requests), united: a text whose
+    tokens miss this union cannot match any pattern (every pattern needs a token of each required set)."""
+    first: dict[int, set[str]] = {}
+    others: dict[int, tuple[frozenset[str], ...]] = {}
+    for w, lst in _MAIN.anchored.items():
+        for pid, rest in lst:
+            first.setdefault(pid, set()).add(w)
+            others[pid] = rest
+    out: set[str] = set()
+    for pid, anchor in first.items():
+        sets = [frozenset(anchor), *others[pid]]
+        out |= min(sets, key=lambda fs: sum(50 if w in _BUSY or w in P.COMMON_WORDS else 1 for w in fs))
+    return frozenset(out)
+
+
+#: tokens of which a text needs at least one to match anything (see :func:`_prefilter_words`)
+_RELEVANT = _prefilter_words()
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +88,10 @@ class _Text:
 
     __slots__ = ("text", "folded", "toks", "tokset", "_src", "_spans")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, folded: str | None = None, toks: list[str] | None = None) -> None:
         self.text = text
-        self.folded = fold(text)
-        self.toks = tokens(self.folded)
+        self.folded = fold(text) if folded is None else folded
+        self.toks = tokens(self.folded) if toks is None else toks
         self.tokset = frozenset(self.toks)
         self._src: list[tuple[int, int]] | None = None
         self._spans: list[tuple[int, int]] | None = None
@@ -169,23 +197,37 @@ def _pick_weak(weak: list[_Hit]) -> list[_Hit]:
     return chosen
 
 
-def detect_crisis(*texts: str | None) -> CrisisMatch | None:
-    """Check the texts of one request or message for crisis language.
+def _windows(text: str):
+    """Windows of a long text: about ``_WINDOW`` characters each, overlapping by ``_OVERLAP``, cut at
+    whitespace. Cuts are content-defined where possible (the next occurrence of the window's first word), so
+    a text that repeats itself yields identical windows, which are read once."""
+    n = len(text)
+    start = 0
+    while start < n:
+        if n - start <= _WINDOW + _WINDOW // 2:
+            yield text[max(0, start - _OVERLAP):]
+            return
+        # content-defined cut: the next occurrence of this window's head, so repeated text repeats windows
+        sp = text.find(" ", start, start + 32)
+        head = text[start:sp + 1] if sp > start else text[start:start + 32]
+        cut = text.find(head, start + _WINDOW, start + 2 * _WINDOW) if len(head) >= 2 else -1
+        if cut < 0:
+            cut = start + _WINDOW
+            ws = -1
+            for sep in (" ", "\n", "\t"):
+                k = text.find(sep, cut, cut + 256)
+                if k >= 0 and (ws < 0 or k < ws):
+                    ws = k
+            cut = ws + 1 if ws >= 0 else cut
+        lo = max(0, start - _OVERLAP)
+        if lo > 0:
+            k = text.find(" ", lo, start)
+            lo = k + 1 if k >= 0 else lo
+        yield text[lo:cut]
+        start = cut
 
-    ``texts`` are the fields of one request (action, command, description) or one chat message; ``None`` and
-    empty entries are skipped. Weak warning signs are combined across all of them. Returns the most severe
-    match (plan > intent > method > preparatory > self_harm > ideation > wish_dead > warning_sign >
-    third_person; the earliest on a tie), or ``None`` when there is no crisis language.
-    """
-    analysed: list[_Text] = []
-    strong: list[_Hit] = []
-    weak: list[_Hit] = []
-    for text in texts:
-        if not text:
-            continue
-        t = _Text(text)
-        analysed.append(t)
-        _analyse(t, len(analysed) - 1, strong, weak)
+
+def _verdict(analysed: list[_Text], strong: list[_Hit], weak: list[_Hit]) -> CrisisMatch | None:
     if strong:
         for h in strong:
             h.category = _refine(h.category, analysed[h.text_index].toks, h.start, h.end)
@@ -199,3 +241,66 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
             evidence = " … ".join(analysed[h.text_index].evidence(h.start, h.end) for h in chosen[:3])
             return CrisisMatch(best.category, evidence, "+".join(dict.fromkeys(_PATTERNS[h.pid].family for h in chosen)))
     return None
+
+
+_NAME_CACHE: dict[str, bool] = {}
+
+
+def detect_crisis_request(action: str | None, command: str | None, description: str | None) -> CrisisMatch | None:
+    """:func:`detect_crisis` of one request's fields, remembering which action names (a small, repeating set)
+    cannot match at all, so that the common case reads only the command and the description."""
+    if action and len(action) <= 128:
+        hit = _NAME_CACHE.get(action)
+        if hit is None:
+            hit = relevant_tokens(fold(action), _RELEVANT) is not None
+            if len(_NAME_CACHE) > 4096:
+                _NAME_CACHE.clear()
+            _NAME_CACHE[action] = hit
+        if not hit:
+            return detect_crisis(command, description)
+    return detect_crisis(action, command, description)
+
+
+def detect_crisis(*texts: str | None) -> CrisisMatch | None:
+    """Check the texts of one request or message for crisis language.
+
+    ``texts`` are the fields of one request (action, command, description) or one chat message; ``None`` and
+    empty entries are skipped. Weak warning signs are combined across all of them. Returns the most severe
+    match (plan > intent > method > preparatory > self_harm > ideation > wish_dead > warning_sign >
+    third_person; the earliest on a tie), or ``None`` when there is no crisis language.
+
+    Texts longer than about 3 KiB are read in overlapping windows of about 2 KiB: the first window with a
+    strong hit decides (its most severe match), and windows identical to one already read are skipped.
+    """
+    analysed: list[_Text] = []
+    strong: list[_Hit] = []
+    weak: list[_Hit] = []
+    for text in texts:
+        if not text:
+            continue
+        if type(text) is not str:
+            text = str(text)
+        if len(text) > _WINDOW + _WINDOW // 2:
+            seen: set[str] = set()
+            for win in _windows(text):
+                if win in seen:
+                    continue
+                seen.add(win)
+                fw = fold(win)
+                toks = relevant_tokens(fw, _RELEVANT)
+                if toks is None:
+                    continue
+                t = _Text(win, fw, toks)
+                analysed.append(t)
+                _analyse(t, len(analysed) - 1, strong, weak)
+                if strong:
+                    return _verdict(analysed, strong, weak)
+            continue
+        ft = fold(text)
+        toks = relevant_tokens(ft, _RELEVANT)
+        if toks is None:
+            continue
+        t = _Text(text, ft, toks)
+        analysed.append(t)
+        _analyse(t, len(analysed) - 1, strong, weak)
+    return _verdict(analysed, strong, weak)

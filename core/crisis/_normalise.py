@@ -27,13 +27,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, compress, repeat
 
 from core.crisis import _phrases as P
 
 BOUNDARY = "."
 COMMA = ","
 _SINGLE_RUN_MAX = 48  # longer runs of single letters are cut (hostile input)
+_SEGMENT_RUN_MAX = 32  # longer runs are not split into glued words (segmenting is quadratic in the run)
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$*'!|")
 _KEEP = _WORD_CHARS | frozenset(".?;:,")
 
@@ -336,12 +337,51 @@ _chunk_get = _CHUNKS.__getitem__
 _flatten = chain.from_iterable
 
 
-def tokens(folded: str) -> list[str]:
-    """Canonical tokens of a folded text (fast path; same tokens as :func:`tokens_with_src`)."""
+class _RelevanceCache:
+    """The relevant set of one caller, with the last tokens of multi-token spellings added."""
+
+    __slots__ = ("relevant",)
+
+
+_REL: dict[frozenset, _RelevanceCache] = {}
+
+
+def _rel_cache(relevant: frozenset[str]) -> _RelevanceCache:
+    cache = _REL.get(relevant)
+    if cache is None:
+        cache = _REL[relevant] = _RelevanceCache()
+        cache.relevant = relevant | MULTI_TOKENS
+    return cache
+
+
+def relevant_tokens(folded: str, relevant: frozenset[str]) -> list[str] | None:
+    """The canonical tokens of a folded text (as :func:`tokens`), or None when none of them can be in
+    ``relevant`` (nor in a multi-token join, nor in a run of single letters): a cheap proof that the text
+    cannot match a pattern whose required words are ``relevant``."""
+    cache = _rel_cache(relevant)
     chunks = folded.split()
-    if _RUN_RE.search(" " + " ".join(chunks) + " "):
-        return tokens_with_src(folded)[0]
+    if not chunks:
+        return None
+    if len(chunks) >= 3 and _RUN_RE.search(" " + " ".join(chunks) + " "):
+        # runs of single letters become words only when joined: look at the joined tokens (the later steps
+        # only drop dots or join multi-token spellings, whose last tokens are in the relevant set)
+        toks = _tokens_runs(chunks)
+        if cache.relevant.isdisjoint(toks):
+            return None
+        return _finish(toks)
     toks = list(_flatten(map(_chunk_get, chunks)))
+    if cache.relevant.isdisjoint(toks):
+        return None
+    return _finish(toks)
+
+
+def maybe_relevant(text: str, relevant: frozenset[str], folded: bool = False) -> bool:
+    """False only when no canonical token of ``text`` can be in ``relevant`` (see :func:`relevant_tokens`)."""
+    return relevant_tokens(text if folded else fold(text), relevant) is not None
+
+
+def _finish(toks: list[str]) -> list[str]:
+    """Steps 4-5 on chunk tokens: one-word sentences joined, multi-token spellings joined."""
     if toks.count(BOUNDARY) >= 3:
         toks = _one_word_sentences(toks, None)[0]
     if P.MULTI_LAST_SET.isdisjoint(toks):
@@ -349,23 +389,53 @@ def tokens(folded: str) -> list[str]:
     return _join_multi(toks, None)[0]
 
 
+def tokens(folded: str) -> list[str]:
+    """Canonical tokens of a folded text (fast path; same tokens as :func:`tokens_with_src`)."""
+    chunks = folded.split()
+    if _RUN_RE.search(" " + " ".join(chunks) + " "):
+        return _finish(_tokens_runs(chunks))
+    return _finish(list(_flatten(map(_chunk_get, chunks))))
+
+
+_DOT_KIND = {BOUNDARY: 1}
+_WORD_DOT_WORD = re.compile(rb"(?=\x00\x01\x00)")
+
+
 def _one_word_sentences(toks: list[str], src: list | None) -> tuple[list[str], list]:
     """``end. my. life.`` → end my life: drop the dots between runs of one-word sentences."""
     n = len(toks)
     drop = set()
-    for k in range(1, n - 1):
-        if (
-            toks[k] == BOUNDARY
-            and toks[k - 1] != BOUNDARY
-            and (k - 2 < 0 or toks[k - 2] == BOUNDARY)
-            and toks[k + 1] != BOUNDARY
-            and (k + 2 >= n or toks[k + 2] == BOUNDARY)
-        ):
-            drop.add(k)
+    if n < 256:
+        for k in range(1, n - 1):
+            if (
+                toks[k] == BOUNDARY
+                and toks[k - 1] != BOUNDARY
+                and (k - 2 < 0 or toks[k - 2] == BOUNDARY)
+                and toks[k + 1] != BOUNDARY
+                and (k + 2 >= n or toks[k + 2] == BOUNDARY)
+            ):
+                drop.add(k)
+    else:
+        # long texts: candidates found in C, a dot between two other tokens (kinds: 1 for a dot, 0 otherwise)
+        kinds = bytes(map(_DOT_KIND.get, toks, repeat(0)))
+        for m in _WORD_DOT_WORD.finditer(kinds):
+            k = m.start() + 1
+            if (k - 2 < 0 or toks[k - 2] == BOUNDARY) and (k + 2 >= n or toks[k + 2] == BOUNDARY):
+                drop.add(k)
     if not drop:
         return toks, src or []
-    keep = [k for k in range(n) if k not in drop]
-    return [toks[k] for k in keep], ([src[k] for k in keep] if src is not None else [])
+    out: list[str] = []
+    osrc: list = []
+    prev = 0
+    for k in sorted(drop):  # whole slices between the dropped dots (no per-token Python work)
+        out.extend(toks[prev:k])
+        if src is not None:
+            osrc.extend(src[prev:k])
+        prev = k + 1
+    out.extend(toks[prev:])
+    if src is not None:
+        osrc.extend(src[prev:])
+    return out, osrc
 
 
 def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
@@ -407,6 +477,27 @@ def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
 
 
 _SINGLE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
+_KIND = dict.fromkeys(_SINGLE, 1)
+_RUN_BYTES = re.compile(rb"\x01{3,}")
+#: last tokens of multi-token spellings (``my self``, ``sewer slide``): a join can create a relevant token
+MULTI_TOKENS = P.MULTI_LAST_SET
+
+
+def _tokens_runs(chunks: list[str]) -> list[str]:
+    """Canonical tokens of chunks holding runs of single letters (same tokens as :func:`tokens_with_src`,
+    before its sentence and multi-token steps): every chunk's tokens in bulk, then each run that joins into
+    known words replaced by them."""
+    kinds = bytes(map(_KIND.get, chunks, repeat(0)))
+    per = list(map(_chunk_get, chunks))
+    for m in _RUN_BYTES.finditer(kinds):
+        a, b = m.span()
+        for s0 in range(a, b, _SINGLE_RUN_MAX):
+            e0 = min(s0 + _SINGLE_RUN_MAX, b)
+            if e0 - s0 >= 3:
+                words = _join_letters("".join(chunks[s0:e0]))
+                if words is not None:
+                    per[s0:e0] = [words] + [()] * (e0 - s0 - 1)
+    return list(_flatten(per))
 
 
 @lru_cache(maxsize=4096)
@@ -417,7 +508,7 @@ def _join_letters(joined: str) -> tuple[str, ...] | None:
         hit = _known(cand)
         if hit is not None:
             return hit
-        if len(cand) > 3 and any(stem in cand for stem in P.RUN_STEMS):
+        if 3 < len(cand) <= _SEGMENT_RUN_MAX and any(stem in cand for stem in P.RUN_STEMS):
             hit = segment(cand)
             if hit is not None:
                 return hit
@@ -429,14 +520,14 @@ def _join_multi(toks: list[str], src: list[tuple[int, int]] | None) -> tuple[lis
     toks = list(toks)
     src = list(src) if src is not None else None
     last = P.MULTI_LAST
-    idxs = [i for i, t in enumerate(toks) if t in last]
+    idxs = list(compress(range(len(toks)), map(last.__contains__, toks)))
     for i in reversed(idxs):
         if i >= len(toks) or toks[i] not in last:
             continue
         for seq, repl in last[toks[i]]:
             k = len(seq)
             a = i - k + 1
-            if a >= 0 and tuple(toks[a : i + 1]) == seq:
+            if a >= 0 and toks[a] == seq[0] and tuple(toks[a : i + 1]) == seq:
                 toks[a : i + 1] = repl
                 if src is not None:
                     span = (src[a][0], src[i][1])

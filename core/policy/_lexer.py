@@ -16,6 +16,14 @@ from __future__ import annotations
 import re
 
 MAX_DEPTH = 12
+#: units of work (commands and words read) one classification may spend in the parsers, shared by every
+#: parser of that classification (nested scripts included); text past it is left for the overflow scan
+WORK_UNITS = 300
+
+
+def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> list:
+    """A shared work budget: ``[simple commands left, texts left unread, parser units left, nesting]``."""
+    return [nodes, [], units, 0]
 
 _WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
 _TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
@@ -27,6 +35,12 @@ _PARENS = re.compile(r"[()]")
 _DIGITS = re.compile(r"[0-9]+")
 #: a simple command of plain words only (no quotes, expansions, redirects): read without the slow path
 _PLAIN_CMD = re.compile(r"([^\s'\"\\$`;&|()<>#]+(?:[ \t]+[^\s'\"\\$`;&|()<>#]+)*)[ \t]*(?=[;&|\n)]|\Z)")
+#: plain words then simple redirects (``> f``, ``>> f``, ``< f``, ``2> f``, ``2>&1``): also without the slow path
+_RW = r"[^\s'\"\\$`;&|()<>#]+"
+_PLAIN_REDIR = re.compile(rf"({_RW}(?:[ \t]+{_RW})*)((?:[ \t]+(?:[0-9]?(?:>>|>|<)[ \t]*{_RW}|[0-9]?>&[0-9-]))+)"
+                          r"[ \t]*(?=[;&|\n)]|\Z)")
+_ONE_REDIR = re.compile(rf"([0-9]?)(>>|>&|>|<)[ \t]*({_RW}|[0-9-])")
+_USE_REDIR_FAST = True
 _PLAIN_WORD = re.compile(r"[^\s'\"\\$`;&|()<>]+(?=[\s;&|()<>]|\Z)")
 _SEP_RUN = re.compile(r"[;&|\s]+")
 _BRACE_RUN = re.compile(r"[{\s]+")
@@ -128,9 +142,9 @@ class ForLoop:
 class Parser:
     """Reads one text; :meth:`parse` returns a script: a list of ``(node, op)`` pairs."""
 
-    __slots__ = ("s", "n", "i", "depth", "damaged", "pending", "case_depth")
+    __slots__ = ("s", "n", "i", "depth", "damaged", "pending", "case_depth", "work", "cut")
 
-    def __init__(self, s: str, depth: int = 0):
+    def __init__(self, s: str, depth: int = 0, work: list | None = None):
         self.s = s
         self.n = len(s)
         self.i = 0
@@ -138,6 +152,20 @@ class Parser:
         self.damaged = False
         self.pending: list[Redirect] = []
         self.case_depth = 0
+        #: the shared budget (see :func:`new_budget`); index 2 counts units, index 1 collects unread text
+        self.work = work if work is not None else new_budget()
+        #: where reading stopped when the budget ran out (None: read to the end)
+        self.cut: int | None = None
+
+    def _stop(self, head: str = "") -> None:
+        """The budget ran out: leave the rest of the text (after ``head``, the start of the command being
+        read, so the scan still sees its program) to the overflow scan and read no further."""
+        if self.cut is None:
+            self.cut = self.i
+            if self.i < self.n:
+                self.work[1].append(head + self.s[self.i:])
+        self.i = self.n
+        self.pending = []
 
     # ------------------------------------------------------------------ lists
     def parse(self) -> list:
@@ -150,13 +178,18 @@ class Parser:
     def parse_list(self, end: str | None) -> list:
         s, n = self.s, self.n
         items: list = []
+        work = self.work
         while True:
+            work[2] -= 1
+            if work[2] < 0:
+                self._stop()
+                return items
             m = _SPACES.match(s, self.i)
             if m:
                 self.i = m.end()
             i = self.i
             if i >= n:
-                if end is not None:
+                if end is not None and self.cut is None:
                     self.damaged = True
                 return items
             c = s[i]
@@ -273,22 +306,50 @@ class Parser:
     def command(self, end: str | None):
         s, n = self.s, self.n
         start = self.i
-        m = _PLAIN_CMD.match(s, start)
+        c0 = s[start] if start < n else ""
+        plain_ok = c0 != "{" and c0 != "(" and not _is_keyword_at(s, start)
+        m = _PLAIN_CMD.match(s, start) if plain_ok else None
+        if m is None and plain_ok and _USE_REDIR_FAST:
+            r = _PLAIN_REDIR.match(s, start)
+            if r is not None:
+                ws = r.group(1).split()
+                if ws[0] not in _SKIP_WORDS and "=" not in ws[0] and not _DIGITS.fullmatch(ws[-1]):
+                    redirs = []
+                    for rm in _ONE_REDIR.finditer(r.group(2)):
+                        op = rm.group(2)
+                        redirs.append(Redirect(op, rm.group(1) or None, Word([(LIT, rm.group(3))], False)))
+                    self.work[2] -= 1
+                    self.i = r.end()
+                    return Simple([], [Word([(LIT, w)], False) for w in ws], redirs, start, self.i)
         if m is not None:
             ws = m.group(1).split()
             first = ws[0]
             if first not in _SKIP_WORDS and first not in _SPECIAL_FIRST and "=" not in first:
+                work = self.work
+                if len(ws) > 8:
+                    work[2] -= len(ws) // 4
+                    if work[2] < 0 and len(ws) > 64:
+                        # read the program and its first arguments; leave the rest to the overflow scan
+                        keep = ws[:64]
+                        self.i = m.end()
+                        self.work[1].append(" ".join(ws[:8]) + " " + " ".join(ws[64:]))
+                        return Simple([], [Word([(LIT, w)], False) for w in keep], [], start, self.i, plain=True)
                 self.i = m.end()
                 return Simple([], [Word([(LIT, w)], False) for w in ws], [], start, self.i, plain=True)
         assigns: list = []
         words: list = []
         redirs: list = []
+        work = self.work
         while True:
             m = _SPACES.match(s, self.i)
             if m:
                 self.i = m.end()
             i = self.i
             if i >= n:
+                break
+            work[2] -= 1
+            if work[2] < 0:
+                self._stop(" ".join(w.lit if w.lit is not None else "$?" for w in words[:8]) + " " if words else "")
                 break
             c = s[i]
             if c in _CMD_END:
@@ -320,7 +381,7 @@ class Parser:
                 self._redirect(None, redirs)
                 continue
             pm = _PLAIN_WORD.match(s, i)
-            if pm is not None and words:
+            if pm is not None and words and not (pm.end() < n and s[pm.end()] in "<>" and pm.group().isdigit()):
                 words.append(Word([(LIT, pm.group())], False))
                 self.i = pm.end()
                 continue
@@ -461,6 +522,10 @@ class Parser:
             i = self.i
             if i >= n or s[i] in "\n;&|()<>":
                 break
+            self.work[2] -= 1
+            if self.work[2] < 0:
+                self._stop(f"for {var} in ")
+                break
             start = i
             w = self.word()
             if self.i == start:
@@ -503,6 +568,10 @@ class Parser:
                 self.i = m.end()
             i = self.i
             if i >= n or s[i] in "\n;":
+                break
+            self.work[2] -= 1
+            if self.work[2] < 0:
+                self._stop()
                 break
             w = self.word(test=True)
             if self.i == i:
@@ -590,7 +659,7 @@ class Parser:
             r.body = s[b:body_end]
             self.i = nxt
             if r.subs is not None and ("$(" in r.body or "`" in r.body) and self.depth < MAX_DEPTH:
-                sub = Parser(r.body, self.depth + 1)
+                sub = Parser(r.body, self.depth + 1, self.work)
                 parts: list = []
                 sub._dquote_body(parts)
                 r.subs = [p[1] for p in parts if p[0] == SUB]
@@ -783,6 +852,10 @@ class Parser:
     def _dollar(self, parts: list, quoted: bool) -> bool:
         s, n = self.s, self.n
         i = self.i
+        self.work[2] -= 1
+        if self.work[2] < 0:
+            self._stop()
+            return False
         nxt = s[i + 1] if i + 1 < n else ""
         if nxt == "(":
             if i + 2 < n and s[i + 2] == "(":
@@ -847,6 +920,10 @@ class Parser:
     def _backtick(self, parts: list, quoted: bool) -> None:
         s, n = self.s, self.n
         i = self.i
+        self.work[2] -= 1
+        if self.work[2] < 0:
+            self._stop()
+            return
         j = i + 1
         while True:
             k = s.find("`", j)
@@ -871,25 +948,31 @@ class Parser:
             self.damaged = True
             parts.append((VAR, "?", quoted))
             return
-        sub = Parser(inner, self.depth + 1)
+        sub = Parser(inner, self.depth + 1, self.work)
         script = sub.parse()
         self.damaged = self.damaged or sub.damaged
         parts.append((SUB, script, quoted))
 
     def _skip_parens(self, i: int) -> None:
-        """Skip from an opening parenthesis at ``i`` to its match (a flat, linear count)."""
-        s = self.s
+        """Skip from an opening parenthesis at ``i`` to its match (a flat count, done with C-level searches)."""
+        s, n = self.s, self.n
         depth = 0
-        for m in _PARENS.finditer(s, i):
-            if m.group() == "(":
-                depth += 1
-            else:
-                depth -= 1
-                if depth == 0:
-                    self.i = m.end()
-                    return
+        pos = i
+        while True:
+            j = s.find(")", pos)
+            if j < 0:
+                break
+            depth += s.count("(", pos, j)
+            k = j
+            while k < n and s[k] == ")" and k - j < depth:
+                k += 1
+            depth -= k - j
+            if depth <= 0:
+                self.i = k
+                return
+            pos = k
         self.damaged = True
-        self.i = self.n
+        self.i = n
 
 
 _ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v",
@@ -934,8 +1017,17 @@ def _ansi_escape(s: str, j: int, buf: list) -> int:
     return j + 2
 
 
+_KEYWORD_AT = re.compile(r"(?:for|select|case|function|in|if|then|elif|else|do|while|until|fi|done|esac|\[\[|\(\()"
+                         r"(?=[\s;&|()<>]|\Z)")
+
+
+def _is_keyword_at(s: str, i: int) -> bool:
+    """A reserved word starts at ``i`` (so the plain-command fast path does not apply)."""
+    return _KEYWORD_AT.match(s, i) is not None
+
+
 def parse(text: str) -> tuple[list, bool]:
-    """Parse ``text``; returns ``(script, damaged)``."""
+    """Parse ``text``; returns ``(script, damaged)`` (with the default budget)."""
     p = Parser(text)
     script = p.parse()
     return script, p.damaged

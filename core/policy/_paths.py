@@ -142,9 +142,25 @@ def is_block_device(p: str) -> bool:
     return rest.startswith(T.BLOCK_DEVICE_PREFIXES)
 
 
+_MEMO: dict = {}
+
+
 def classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str | None = None,
                   container=None) -> str:
-    """Return the class of the (already expanded) path text ``p``."""
+    """Return the class of the (already expanded) path text ``p`` (pure; memoised when no container)."""
+    if container is not None or len(p) > 256:
+        return _classify_path(p, ctx_cwd, workspace, user, container)
+    key = (p, ctx_cwd, workspace, user)
+    hit = _MEMO.get(key)
+    if hit is None:
+        if len(_MEMO) > 8192:
+            _MEMO.clear()
+        hit = _MEMO[key] = _classify_path(p, ctx_cwd, workspace, user, None)
+    return hit
+
+
+def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str | None = None,
+                   container=None) -> str:
     if not p:
         return WORKSPACE
     if UNKNOWN_MARK in p:

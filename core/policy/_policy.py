@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from core.crisis import CrisisMatch, detect_crisis
+from core.crisis import CrisisMatch
+from core.crisis._detect import detect_crisis_request
 from core.policy import _paths as P
 from core.policy import _tables as T
 from core.policy._actions import exact_key, split_words, tool_part, word_tier
@@ -55,13 +56,14 @@ class PolicyTables:
 
 
 def _snippet(text: str, limit: int = 80) -> str:
-    one = " ".join(text.split())
+    one = " ".join(text[: limit * 4].split())
     if len(one) > limit:
         one = one[: limit - 1] + "…"
     return one.replace("`", "'")
 
 
 _TIER_NAMES = {t: t.name for t in Tier}
+_TIERS = tuple(Tier)  # level → Tier without the enum call
 
 
 class Policy:
@@ -98,8 +100,13 @@ class Policy:
         action = action if isinstance(action, str) else str(action or "")
         command = command if isinstance(command, str) else ("" if command is None else str(command))
         if len(command) > MAX_COMMAND:
-            command = command[:MAX_COMMAND]
-        crisis = detect_crisis(action, command, description)
+            # the API caps commands at 32 KiB; anything longer is not read past MAX_COMMAND and is at least HIGH
+            res = self._classify(action, command[:MAX_COMMAND], description, cwd)
+            if res.tier < H:
+                res = Classification(H, f"command longer than {MAX_COMMAND // 1024} KiB: not read fully",
+                                     "input.too_long", res.crisis)
+            return res
+        crisis = detect_crisis_request(action, command, description)
         if crisis is not None:
             return Classification(Tier.CRITICAL, f"crisis language ({crisis.category})", f"crisis.{crisis.category}",
                                   crisis)
@@ -148,11 +155,11 @@ class Policy:
 
     def _shell_action(self, command: str, cwd: str | None) -> Classification:
         if not command.strip():
-            return Classification(L, "shell.empty", "empty command", "shell.empty")
+            return Classification(L, "empty command: nothing to run", "shell.empty")
         acc = self._shell_tier(command, cwd)
         if acc.tier < 0:
             return Classification(S, "nothing runs (comment only)", "shell.comment")
-        return Classification(Tier(acc.tier), f"{acc.reason} in `{_snippet(command)}`", acc.rule)
+        return Classification(_TIERS[acc.tier], f"{acc.reason} in `{_snippet(command)}`", acc.rule)
 
     def _unknown_action(self, action: str, command: str, cwd: str | None) -> Classification:
         best = (L, "action.unknown", f"unknown action {_snippet(action, 40)}")

@@ -5,9 +5,12 @@ the program tables of :mod:`core.policy._tables`.
 
 from __future__ import annotations
 
+import re
+
 from core.policy import _paths as P
 from core.policy import _tables as T
-from core.policy._lexer import LIT, VAR, ForLoop, FuncDef, Group, Parser, Simple
+from core.policy._lexer import LIT, VAR, ForLoop, FuncDef, Group, Parser, Simple, new_budget
+from core.policy._overflow import scan_overflow
 from core.policy._pycode import scan_python
 from core.policy._sql import classify_sql
 from core.tiers import Tier
@@ -16,7 +19,9 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 MARK = P.UNKNOWN_MARK
 MAX_DEPTH = 8  # nested scripts (sh -c, ssh, eval, python -c …)
 MAX_COMBOS = 8  # values tried for loop variables
-MAX_NODES = 4000  # simple commands looked at in one text
+MAX_NODES = 250  # simple commands looked at one by one in one request (the rest: overflow scan)
+MAX_ARGS = 512  # arguments of one command read one by one (past it: options, the first operands, the dangerous-looking)
+MAX_STACK = 24  # nested program dispatch (xargs xargs …, find -exec find -exec …)
 MAX_VALUE = 4096  # longest variable value kept (longer values are read as unknown)
 
 # output kinds of a pipeline stage (what the next stage reads)
@@ -58,7 +63,7 @@ class Ctx:
         self.container = None
         self.funcs: set = set()
         self.implied = 0  # 1: targets are whole trees (find -exec), 2: filtered trees
-        self.budget = [MAX_NODES]
+        self.budget = new_budget(nodes=MAX_NODES)
         self.written: dict = {}  # files written in this text with literal content (echo … > f)
 
     def child(self, deeper: bool = False) -> Ctx:
@@ -198,33 +203,88 @@ class ShellReader:
                 if len(parts) > 2 and parts[1] in ("home", "Users"):
                     user = parts[2]
             ctx = Ctx(ws, ws, user)
-        p = Parser(text)
+        if len(text) < 512 and not _NOT_PLAIN.search(text):
+            done = self._plain_list(text, ctx, acc)
+            if done:
+                return acc, False
+        p = Parser(text, 0, ctx.budget)
         script = p.parse()
         self.run_script(script, ctx, acc)
         damaged = p.damaged
-        if damaged:
+        if damaged and ctx.budget[1]:
+            # damaged and too long: the overflow scan (which drops quotes and splits at every bracket) reads
+            # the whole text instead of a second, loose parse
+            ctx.budget[1].insert(0, text)
+            acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
+        elif damaged:
             # read the text loosely too: quotes and brackets removed, so nothing hides behind damage
-            loose = text.translate(_LOOSE)
-            p2 = Parser(loose)
+            loose = _loose(text)
+            p2 = Parser(loose, 0, ctx.budget)
             script2 = p2.parse()
             ctx2 = ctx.child()
-            ctx2.budget = [MAX_NODES]
             self.run_script(script2, ctx2, acc)
             acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
+        if ctx.budget[1]:
+            scan_overflow(self, ctx.budget[1], ctx, acc)
         return acc, damaged
+
+    def _plain_list(self, text: str, ctx: Ctx, acc: Acc) -> bool:
+        """Fast path for a short list of plain commands (words, single- or double-quoted literals without
+        expansions, joined by ``&& || ; | &``): the same walk as the parser's, without building its nodes.
+        False (nothing done) when the text is not that."""
+        cmds: list = []
+        ops: list = []
+        cur: list = []
+        pos, n = 0, len(text)
+        match = _PQ_TOKEN.match
+        while pos < n:
+            m = match(text, pos)
+            if m is None:
+                if text[pos:].strip(" \t"):
+                    return False
+                break
+            pos = m.end()
+            w = m.group(1)
+            if w is not None:
+                if not cur:
+                    if w in _PLAIN_STOP or "=" in w or "'" in w or '"' in w:
+                        return False
+                elif "'" in w or '"' in w:
+                    w = _PQ_QUOTED.sub(_unquote, w)
+                cur.append(w)
+                continue
+            if not cur:
+                return False
+            cmds.append(cur)
+            ops.append(m.group(2))
+            cur = []
+        if not cur:
+            return False
+        cmds.append(cur)
+        budget = ctx.budget
+        stdin = None
+        last = len(cmds) - 1
+        for k, ws in enumerate(cmds):
+            if acc.tier >= 4:
+                break  # CRITICAL is final
+            budget[0] -= 1
+            stdin = self.run_argv(ws, [None] * len(ws), ctx, acc, stdin)
+            if k < last and ops[k] != "|":
+                stdin = None
+        return True
 
     def run_text(self, text: str, ctx: Ctx, acc: Acc):
         """Read a nested script (``sh -c``, ``ssh host …``, ``eval``)."""
         if ctx.depth >= MAX_DEPTH:
             acc.add(M, "shell.too_deep", "scripts nested too deep to read")
             return OTHER
-        p = Parser(text, 0)
+        p = Parser(text, 0, ctx.budget)
         script = p.parse()
         c = ctx.child(deeper=True)
         out = self.run_script(script, c, acc)
         if p.damaged:
-            loose = text.translate(_LOOSE)
-            self.run_script(Parser(loose).parse(), ctx.child(deeper=True), acc)
+            loose = _loose(text)
+            self.run_script(Parser(loose, 0, ctx.budget).parse(), ctx.child(deeper=True), acc)
             acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
         return out
 
@@ -233,6 +293,8 @@ class ShellReader:
         out = None
         pipe: list = []
         for node, op in script:
+            if acc.tier >= 4:
+                return out  # CRITICAL is final: nothing later can change the verdict or its reason
             pipe.append(node)
             if op == "|":
                 continue
@@ -363,8 +425,9 @@ class ShellReader:
         budget = ctx.budget
         budget[0] -= 1
         if budget[0] < 0:
-            if budget[0] == -1:
-                acc.add(M, "shell.too_long", "too many commands to read one by one")
+            # past the budget: the command is left to the overflow scan (which also sets the MEDIUM floor)
+            if len(budget[1]) < 4096:
+                budget[1].append(_node_text(node))
             return OTHER
         if node.test:
             for w in node.words:
@@ -496,6 +559,19 @@ class ShellReader:
     # ------------------------------------------------------------ dispatch
     def run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         """Classify one expanded simple command ``argv``; returns what it prints (for pipes)."""
+        budget = ctx.budget
+        if budget[3] >= MAX_STACK:
+            acc.add(M, "shell.too_deep", "commands nested too deep to read")
+            return OTHER
+        if len(argv) > MAX_ARGS:
+            argv, metas = _cap_args(argv, metas, acc)
+        budget[3] += 1
+        try:
+            return self._run_argv(argv, metas, ctx, acc, stdin)
+        finally:
+            budget[3] -= 1
+
+    def _run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         for _ in range(12):
             w0 = argv[0]
             if MARK in w0:
@@ -682,6 +758,8 @@ class ShellReader:
                 ctx.cwd = MARK
             else:
                 ctx.cwd = P.normalize(target, ctx.cwd) if MARK not in target else MARK
+                if len(ctx.cwd) > 1024:  # hostile cd chains: the directory is as good as unknown
+                    ctx.cwd = MARK
             return None
         if prog == "popd":
             ctx.cwd = MARK
@@ -710,13 +788,77 @@ class ShellReader:
         return OTHER
 
 
-_LOOSE = str.maketrans({"'": "", '"': "", "`": ";", "(": ";", ")": ";", "{": " ", "}": " ", "\\": "",
-                        "$": " "})
+_LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", " "), ("}", " "), ("\\", ""),
+                ("$", " "))
+
+
+def _loose(text: str) -> str:
+    """Quotes and brackets removed (str.replace runs in C; a translate table with deletions does not)."""
+    for a, b in _LOOSE_PAIRS:
+        if a in text:
+            text = text.replace(a, b)
+    return text
 
 _WRITE_TIERS = {
     P.ROOT: H, P.SYSROOT: H, P.SYSTEM: H, P.SENSITIVE: H, P.ENV: M, P.BLOCKDEV: C, P.SYSRQ: C, P.NULLDEV: S,
     P.HOME: L, P.WORKSPACE: L, P.OTHER: L, P.UNKNOWN: L, P.CONTAINER: L,
 }
+
+
+#: characters that need the full reader (expansions, redirects, grouping, comments, new lines …)
+_NOT_PLAIN = re.compile(r"[^A-Za-z0-9 \t_./,:+@%^=*?&|;~\[\]'\"-]|&&&|\|\|\||;;|\|&|&\||;&|&;|\|;|;\|")
+#: one word (plain characters and quoted literals) or one list operator, after blanks
+_PQ_TOKEN = re.compile(r"""[ \t]*(?:((?:[^\s'"\\$`;&|()<>#{}!]|'[^']*'|"[^"\\$`!]*")+)|(&&|\|\||[;&|]))""")
+_PQ_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def _unquote(m) -> str:
+    return m.group(1) if m.group(1) is not None else m.group(2)
+
+
+#: first words handled by the parser itself (reserved words, groups)
+_PLAIN_STOP = frozenset(("if", "then", "elif", "else", "do", "while", "until", "!", "fi", "done", "esac", "{", "}",
+                         "for", "select", "case", "function", "[[", "((", "in", "time", "coproc"))
+
+
+def _node_text(node: Simple) -> str:
+    """A simple command as text again (for the overflow scan): literal words as they are, others ``$?``."""
+    words = [w.lit if w.lit is not None else "$?" for w in node.words]
+    for rd in node.redirs:
+        tgt = rd.target.lit if rd.target is not None and rd.target.lit is not None else "$?"
+        words.append(f"{rd.op} {tgt}" if rd.op not in ("<<", "<<-") else "")
+    return " ".join(words)
+
+
+def looks_dangerous(a: str) -> bool:
+    """An operand worth reading even past :data:`MAX_ARGS`: root, home and system spellings, devices,
+    secrets, unknown values."""
+    if not a:
+        return False
+    c = a[0]
+    if c == "/":
+        top = a[1:].split("/", 1)[0]
+        return top in T.TOP_LEVEL_NAMES or top in ("", "*", "home", "Users", "root", "dev", "proc") or "*" in top
+    return c in "~$.\x00" or a.startswith(("of=", "if=")) or MARK in a or "sysrq" in a
+
+
+def _cap_args(argv: list, metas: list, acc: Acc):
+    """Too many operands to read one by one: keep the program, every option, the first operands and every
+    operand that looks dangerous (fail closed: at least MEDIUM)."""
+    keep: dict = {}
+    n_ops = 0
+    for k, a in enumerate(argv):
+        if a in keep:
+            continue
+        if k == 0 or a[:1] == "-" or n_ops < MAX_ARGS // 2 or looks_dangerous(a):
+            keep[a] = metas[k] if k < len(metas) else None
+            if k and a[:1] != "-":
+                n_ops += 1
+            if len(keep) > 4 * MAX_ARGS:
+                break
+    if len(keep) < len(argv):
+        acc.add(M, "shell.too_long", "too many arguments to read one by one")
+    return list(keep), list(keep.values())
 
 
 def _split_ifs(val: str, ifs: str) -> list:

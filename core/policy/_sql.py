@@ -36,7 +36,11 @@ _NAMES = {
 def split_statements(sql: str) -> list[list[str]]:
     """Split ``sql`` into statements, each a list of top-level tokens (lower-cased words, symbols);
     string literals become ``'?'``, comments vanish, parenthesised parts keep a depth marker."""
-    out: list[list[str]] = []
+    return list(iter_statements(sql))
+
+
+def iter_statements(sql: str):
+    """The statements of :func:`split_statements`, one at a time (the caller may stop early)."""
     cur: list[str] = []
     depth = 0
     i, n = 0, len(sql)
@@ -52,7 +56,7 @@ def split_statements(sql: str) -> list[list[str]]:
         c = sql[j]
         if c == ";":
             if cur:
-                out.append(cur)
+                yield cur
             cur, depth = [], 0
             i = j + 1
         elif c == "-":
@@ -115,8 +119,7 @@ def split_statements(sql: str) -> list[list[str]]:
         else:  # pragma: no cover
             i = j + 1
     if cur:
-        out.append(cur)
-    return out
+        yield cur
 
 
 def _add_words(cur: list[str], chunk: str, depth: int) -> None:
@@ -198,17 +201,42 @@ def _always_true(tokens: list[str]) -> bool:
     return False
 
 
+#: longest SQL text read statement by statement (the rest is searched for risky keywords only)
+MAX_SQL = 8192
+_RISKY_WORD = re.compile(r"\b(?:drop|truncate|grant|revoke|delete|update|alter)\b", re.IGNORECASE)
+
+
 def classify_sql(sql: str) -> tuple[Tier, str, str, bool]:
     """Return ``(tier, rule, reason, parsed)`` for a SQL text; ``parsed`` is False when a statement
     does not start with a known SQL keyword."""
     best: tuple[Tier, str, str] = (S, "sql.read", "read-only SQL")
     parsed = True
-    for stmt in split_statements(sql):
+    if len(sql) > MAX_SQL:
+        # too long to read statement by statement: the head is read, the rest only searched for keywords
+        cut = sql.rfind(";", 0, MAX_SQL)
+        cut = cut + 1 if cut > 0 else MAX_SQL
+        tier, rule, reason, parsed = classify_sql(sql[:cut])
+        best = (tier, rule, reason)
+        rest = sql[cut:]
+        hit = _RISKY_WORD.search(rest)
+        if hit and best[0] < H:
+            best = (H, "sql.too_long", f"SQL too long to read fully; it holds {hit.group().upper()}")
+        elif rest.strip() and best[0] < M:
+            best = (M, "sql.too_long", "SQL too long to read fully")
+        return best[0], best[1], best[2], parsed
+    seen: set = set()
+    for stmt in iter_statements(sql):
+        key = tuple(stmt)
+        if key in seen:
+            continue  # a repeated statement changes nothing
+        seen.add(key)
         tier, rule, reason, ok = _classify_statement(stmt)
         if not ok:
             parsed = False
         if tier > best[0]:
             best = (tier, rule, reason)
+            if tier >= H and not parsed:
+                break  # nothing can raise it further
     return best[0], best[1], best[2], parsed
 
 

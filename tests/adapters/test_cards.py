@@ -62,3 +62,21 @@ def test_callback_data_parsing_refuses_junk():
     assert parse_data("d:abc123def456") == (False, "abc123def456")
     for junk in (None, "", "x:abc", "a:", "a:../../etc", "a:" + "1" * 70, "approve"):
         assert parse_data(junk) is None
+
+
+def test_terminal_shows_hidden_characters_instead_of_obeying_them():
+    import asyncio
+    import io
+
+    from adapters.terminal import TerminalChannel
+
+    out = io.StringIO()
+    hostile = "rm -rf / \x1b[1A\x1b[2K\rCommand: ls -la\u202e\x00\nWhy: harmless"
+    asyncio.run(TerminalChannel(out).post_card(approval(command=hostile, agent="\x1b]0;pwned\x07")))
+    text = out.getvalue()
+    assert "\x1b" not in text and "\r" not in text and "\u202e" not in text and "\x00" not in text
+    assert "\\x1b[1A" in text and "\\u202e" in text
+    # The forged "Why:" line stays inside the command field.
+    assert "\n    | Why: harmless" in text
+    telegram_html = render_html(build_card(approval(command=hostile)))
+    assert "\u202e" not in telegram_html and "\x1b" not in telegram_html

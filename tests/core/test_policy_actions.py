@@ -72,3 +72,12 @@ def test_operator_tables() -> None:
     assert p.classify("read_file").tier is H
     assert p.classify("foo_bar").tier is L
     assert classify("my_runner", "reboot").tier is C  # unknown action: its command is read as shell
+
+
+def test_empty_command_is_low_not_crisis():
+    from core.policy import classify
+    from core.tiers import Tier
+
+    for command in (None, "", "   \n"):
+        c = classify("terminal", command)
+        assert c.tier is Tier.LOW and c.crisis is None and c.rule == "shell.empty", c

@@ -169,3 +169,20 @@ async def test_overdue_critical_expires_at_restart(short_tmp):
     finally:
         await api.close()
         await daemon.stop()
+
+
+async def test_invalid_unicode_is_refused_not_crashed(start_daemon, short_tmp):
+    daemon, api = await start_daemon(make_config(short_tmp))
+    raw = b'{"action": "terminal", "command": "ls \\ud800"}'
+    status, body = await api.call("POST", "/v1/approvals", data=raw, headers={"Content-Type": "application/json"})
+    assert status == 400 and "surrogate" in body["error"]["message"]
+    assert (await api.call("GET", "/v1/health"))[0] == 200
+
+
+async def test_second_daemon_on_the_same_ledger_is_refused(start_daemon, short_tmp):
+    config = make_config(short_tmp)
+    await start_daemon(config)
+    other = config.model_copy(update={"server": config.server.model_copy(update={"socket_path": short_tmp / "t.sock"})})
+    with pytest.raises(AlreadyRunning, match="ledger"):
+        await Daemon(other).start()
+    assert oct(os.stat(short_tmp / "ledger.db").st_mode & 0o777) == "0o600"

@@ -149,3 +149,68 @@ async def test_config_in_working_directory_is_ignored(short_tmp):
     out, err = await proc.communicate()
     assert proc.returncode == 3
     assert "evil" not in err.decode() and str(short_tmp / "state") in err.decode()
+
+
+async def test_config_before_the_command_is_used(start_daemon, short_tmp):
+    cfg, daemon, api = await _start(start_daemon, short_tmp)
+    await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": "git push"})
+    rc, out, err = await run_cli("--config", str(cfg), "pending", "--json")
+    assert rc == 0 and len(json.loads(out)["approvals"]) == 1
+    rc, out, err = await run_cli("--config", str(short_tmp / "missing.yaml"), "pending")
+    assert rc == 2 and "missing.yaml" in err
+
+
+async def test_wait_reattaches_and_cancel(start_daemon, short_tmp):
+    cfg, daemon, api = await _start(start_daemon, short_tmp)
+    _, a = await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": "git push"})
+    rc, out, err = await run_cli("wait", a["id"], "--config", str(cfg), "--wait", "0.2")
+    assert rc == 4 and "pending" in err
+    waiting = asyncio.create_task(run_cli("wait", a["id"], "--config", str(cfg), "--json"))
+    await asyncio.sleep(0.3)
+    await api.call("POST", f"/v1/approvals/{a['id']}/decision", json={"decision": "approve"})
+    rc, out, err = await waiting
+    assert rc == 0 and json.loads(out)["status"] == "approved"
+    _, b = await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": "git push"})
+    rc, out, err = await run_cli("cancel", b["id"], "--config", str(cfg))
+    assert rc == 0 and "cancelled" in out
+    rc, out, err = await run_cli("cancel", b["id"], "--config", str(cfg))
+    assert rc == 1 and "cancelled" in err
+
+
+async def test_waiting_request_survives_a_daemon_restart(short_tmp):
+    from bot.app import Daemon
+
+    cfg_path = write_config(short_tmp)
+    config = make_config(short_tmp)
+    daemon = Daemon(config)
+    await daemon.start()
+    proc = asyncio.create_task(run_cli("request", "--config", str(cfg_path), "--action", "terminal", "--", "git push"))
+    api = ApiClient(config.server.path())
+    try:
+        for _ in range(200):
+            _, data = await api.call("GET", "/v1/approvals?status=pending")
+            if data["approvals"]:
+                break
+            await asyncio.sleep(0.02)
+        approval_id = data["approvals"][0]["id"]
+    finally:
+        await api.close()
+    await daemon.stop()  # the agent's long poll is cut
+    daemon = Daemon(config)
+    await daemon.start()
+    api = ApiClient(config.server.path())
+    try:
+        await api.call("POST", f"/v1/approvals/{approval_id}/decision", json={"decision": "approve"})
+    finally:
+        await api.close()
+    try:
+        rc, out, err = await proc
+    finally:
+        await daemon.stop()
+    assert rc == 0, err
+
+
+async def test_doctor_reports_a_missing_daemon(short_tmp):
+    cfg = write_config(short_tmp)
+    rc, out, err = await run_cli("doctor", "--config", str(cfg))
+    assert rc == 1 and "daemon: not running" in out
