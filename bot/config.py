@@ -241,7 +241,9 @@ def load_config(explicit: str | os.PathLike | None = None, environ: dict[str, st
         except OSError as exc:
             raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
         except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+            mark = getattr(exc, "problem_mark", None)
+            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            raise ConfigError(f"{path}: not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: the top level must be a mapping of sections (server, telegram, ...)")
     try:
@@ -275,6 +277,8 @@ def _explain(exc: ValidationError, path: Path | None) -> str:
         if err["type"] == "extra_forbidden":
             hint = _suggest(err["loc"])
             lines.append(f"{where}: unknown key '{loc}'{hint}")
+        elif err["type"] == "value_error":  # our own validators already say what they got
+            lines.append(f"{where}: {loc}: {err['msg'].removeprefix('Value error, ')}")
         else:
             lines.append(f"{where}: {loc}: {err['msg']} (got {err.get('input')!r})")
     return "\n".join(lines)
