@@ -427,9 +427,14 @@ class DiscordChannel:
         return c is not None and c.user is not None and not c.is_closed() and self.broker is not None
 
     async def _resync(self) -> None:
-        """Post a card for every pending approval that has no Discord card yet (posted while down)."""
+        """Post a card for every pending approval that has no Discord card yet (posted while down),
+        and bring up to date the cards that missed an update."""
         if self.broker is None:
             return
+        try:
+            await self.broker.refresh_stale(self)
+        except Exception:
+            log.exception("discord resync: could not refresh stale cards")
         try:
             pending = await self.broker.ledger.list(status=Status.PENDING)
         except Exception:
@@ -514,7 +519,7 @@ class DiscordChannel:
 
     async def update_card(self, approval: Approval, change: CardChange) -> None:
         if not self._ready():
-            return
+            raise RuntimeError("discord is not connected: the card is brought up to date on reconnect")
         refs = await self.broker.ledger.cards(approval.id, self.name)
         embed = render_embed(build_card(approval))
         view = None if approval.is_final else card_view(approval.id)

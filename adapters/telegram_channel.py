@@ -132,6 +132,7 @@ class TelegramChannel:
         self._up = False
         self._started = False
         self._connector: asyncio.Task | None = None
+        self._prober: asyncio.Task | None = None
         self._approvers = set(config.approver_ids)
 
     def bind(self, broker: Broker) -> None:
@@ -179,6 +180,10 @@ class TelegramChannel:
                 await asyncio.sleep(delay)
 
     async def stop(self) -> None:
+        if self._prober is not None and not self._prober.done():
+            self._prober.cancel()
+            with contextlib.suppress(BaseException):
+                await self._prober
         if self._connector is not None and not self._connector.done():
             self._connector.cancel()
             with contextlib.suppress(BaseException):
@@ -202,20 +207,22 @@ class TelegramChannel:
             if self._up:
                 log.warning("telegram polling failed: %s", exc)
             self._up = False
-            if self._started and self.broker is not None:
-                asyncio.get_running_loop().create_task(self._probe())
+            if self._started and self.broker is not None and (self._prober is None or self._prober.done()):
+                self._prober = asyncio.get_running_loop().create_task(self._probe())
 
     async def _probe(self) -> None:
-        """While down, ask getMe now and then; when it answers, mark up and post missed cards."""
-        for delay in RETRY_DELAYS_S:
-            if self._up:
-                return
+        """While down, ask getMe now and then (however long it takes); when it answers, mark up, post
+        the cards missed meanwhile and bring stale ones up to date."""
+        attempt = 0
+        while self._started:
             try:
                 await self.app.bot.get_me()
             except TelegramError:
-                await asyncio.sleep(delay)
+                await asyncio.sleep(RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)])
+                attempt += 1
                 continue
             self._up = True
+            log.info("telegram reachable again")
             await self._resync()
             return
 
@@ -223,9 +230,11 @@ class TelegramChannel:
         log.error("telegram handler failed: %r", context.error)
 
     async def _resync(self) -> None:
-        """Post a card for every pending approval that has no Telegram card yet (posted while down)."""
+        """Post a card for every pending approval that has no Telegram card yet (posted while down),
+        and bring up to date the cards that missed an update."""
         if self.broker is None:
             return
+        await self.broker.refresh_stale(self)
         for approval in await self.broker.ledger.list(status=Status.PENDING):
             if not await self.broker.ledger.cards(approval.id, self.name):
                 with contextlib.suppress(Exception):
@@ -281,7 +290,7 @@ class TelegramChannel:
 
     async def update_card(self, approval: Approval, change: CardChange) -> None:
         if self.app is None or not self._started:
-            return
+            raise ChannelDown("telegram is not connected: the card is brought up to date on reconnect")
         refs = await self.broker.ledger.cards(approval.id, self.name)
         text = render_html(build_card(approval))
         markup = None if approval.is_final else keyboard(approval.id)

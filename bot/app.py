@@ -128,6 +128,7 @@ class Daemon:
             self.api = ApiServer(self.broker, self.health, cfg.terminal_enabled, cfg.terminal_approver_uids(),
                                  version())
             await self.api.start(sock)
+            await self.broker.load_stale()
             # Each waits briefly for its platform; an outage leaves it down and retrying.
             await asyncio.gather(*(channel.start() for channel in channels))
             pending = await self.broker.recover()

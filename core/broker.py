@@ -32,6 +32,7 @@ from core.tiers import DEFAULT_TIMEOUTS, Tier
 log = logging.getLogger("signoff.broker")
 
 POLICY_ACTOR = Actor(id="policy", via=DecidedVia.AUTO)
+_FAILED = object()  # what _call returns when the channel raised
 TIMEOUT_ACTOR = Actor(id="timeout", via=DecidedVia.TIMEOUT)
 
 
@@ -101,6 +102,7 @@ class Broker:
         self.crisis = CrisisDesk(ledger, self.channels, self.settings.crisis, clock=clock)
         self._waiters: dict[str, asyncio.Event] = {}
         self._unrecorded: dict[str, Approval] = {}  # crisis approvals whose ledger write is in flight
+        self._stale: dict[str, set[str]] = {}  # channel name -> approvals whose cards missed an update
         self._tasks: set[asyncio.Task] = set()
 
     # lifecycle -------------------------------------------------------------------------------
@@ -121,6 +123,29 @@ class Broker:
             elif await self._deadline_passed(row, now, restart=True):
                 pending += 1
         return pending
+
+    async def load_stale(self, days: float = 7.0) -> None:
+        """Remember the cards that missed an update (the platform was down, even before a restart),
+        so each channel brings them up to date when it connects: a card never stays "pending"."""
+        since = self.clock() - timedelta(days=days)
+        for channel in self.channels:
+            ids = await self.ledger.owners_with_event("update_card_failed", channel.name, since)
+            self._stale.setdefault(channel.name, set()).update(ids)
+
+    async def refresh_stale(self, channel: Channel) -> int:
+        """Re-apply the current state to every card of ``channel`` that missed an update (channels
+        call this when they (re)connect). Returns how many were brought up to date."""
+        done = 0
+        for approval_id in list(self._stale.get(channel.name, ())):
+            approval = await self.ledger.get(approval_id)
+            if approval is None:
+                self._stale[channel.name].discard(approval_id)
+                continue
+            change = {Status.EXPIRED: CardChange.EXPIRED, Status.CANCELLED: CardChange.CANCELLED,
+                      Status.PENDING: CardChange.ESCALATED}.get(approval.status, CardChange.DECIDED)
+            if await self._call(channel, "update_card", approval, change) is not _FAILED:
+                done += 1
+        return done
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait (up to ``timeout`` seconds) for in-flight channel tasks, e.g. before stopping."""
@@ -369,8 +394,12 @@ class Broker:
             result = await getattr(channel, method)(approval, *args)
         except Exception as exc:
             log.warning("%s.%s failed for %s: %r", channel.name, method, approval.id, exc)
+            if method == "update_card":
+                self._stale.setdefault(channel.name, set()).add(approval.id)
             await self.record(approval.id, f"{method}_failed", channel=channel.name, error=repr(exc)[:500])
-            return None
+            return _FAILED
+        if method == "update_card":
+            self._stale.get(channel.name, set()).discard(approval.id)
         if method == "post_card":
             await self.record(approval.id, "card_posted" if result else "card_not_shown", channel=channel.name)
         elif method == "notify_oncall":

@@ -534,6 +534,15 @@ class Ledger:
             res = await s.exec(q.order_by(CardRow.id))
             return [(r, p) for r, p in res.all()]
 
+    async def owners_with_event(self, kind: str, channel: str, since: datetime) -> list[str]:
+        """Approval ids with an event of ``kind`` on ``channel`` at or after ``since``."""
+        q = (select(EventRow.approval_id).distinct()
+             .where(EventRow.kind == kind, EventRow.channel == channel, EventRow.at >= since,
+                    EventRow.approval_id.is_not(None)))
+        async with self._sessions() as s:
+            res = await s.exec(q)
+            return [r for r in res.scalars().all()]
+
     async def count(self) -> int:
         async with self._sessions() as s:
             res = await s.exec(select(func.count()).select_from(ApprovalRow))

@@ -49,7 +49,10 @@ def short_tmp() -> Path:
 
 
 @pytest.fixture
-async def telegram() -> AsyncIterator[FakeTelegram]:
+async def telegram(monkeypatch) -> AsyncIterator[FakeTelegram]:
+    import adapters.telegram_channel
+
+    monkeypatch.setattr(adapters.telegram_channel, "RETRY_DELAYS_S", (0.05, 0.1, 0.2, 0.5))  # quick recovery
     async with FakeTelegram() as fake:
         yield fake
 

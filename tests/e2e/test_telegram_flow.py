@@ -171,3 +171,42 @@ async def test_decision_over_socket_refused_when_terminal_off(telegram, start_da
     assert status == 403 and err["error"]["code"] == "forbidden"
     _, now = await api.call("GET", f"/v1/approvals/{approval['id']}")
     assert now["status"] == "pending"
+
+
+async def test_card_decided_while_telegram_is_down_is_fixed_when_it_is_back(telegram, start_daemon, short_tmp):
+    daemon, api = await start_daemon(make_config(short_tmp, telegram, terminal=True))
+    _, approval = await api.call("POST", "/v1/approvals", json=MEDIUM_CMD)
+    card = await _card(telegram)
+    telegram.down = True
+    await telegram.wait_for(lambda: not daemon.health()["telegram"] == "up", timeout=10, what="telegram seen down")
+    status, decided = await api.call("POST", f"/v1/approvals/{approval['id']}/decision", json={"decision": "deny"})
+    assert decided["status"] == "denied"
+    await daemon.broker.drain()
+    assert card.reply_markup is not None  # could not be edited while down
+    telegram.down = False
+    await telegram.wait_for(lambda: card.reply_markup is None and "Denied" in card.text, timeout=10,
+                            what="the stale card is brought up to date")
+
+
+async def test_card_left_stale_before_a_restart_is_fixed_after_it(telegram, short_tmp):
+    from bot.app import Daemon
+    from tests.conftest import ApiClient
+
+    config = make_config(short_tmp, telegram, terminal=True)
+    daemon = Daemon(config)
+    await daemon.start()
+    api = ApiClient(config.server.path())
+    _, approval = await api.call("POST", "/v1/approvals", json=MEDIUM_CMD)
+    card = await _card(telegram)
+    telegram.down = True
+    await telegram.wait_for(lambda: daemon.health()["telegram"] == "down", timeout=10)
+    await api.call("POST", f"/v1/approvals/{approval['id']}/decision", json={"decision": "approve"})
+    await api.close()
+    await daemon.stop()
+    telegram.down = False
+    daemon = Daemon(config)
+    await daemon.start()
+    try:
+        await telegram.wait_for(lambda: card.reply_markup is None and "Approved" in card.text, timeout=10)
+    finally:
+        await daemon.stop()

@@ -227,7 +227,7 @@ class FakeTelegram:
         self.messages: dict[tuple[int, int], FakeMessage] = {}
         self.answers: list[dict[str, Any]] = []
         self.commands: list[dict[str, Any]] = []
-        self.down = False
+        self._down = False
         self.forbidden_chats: set[int] = set()  # sendMessage there -> 403 "bot was blocked by the user"
         self._sent: list[FakeMessage] = []
         self._updates: list[dict[str, Any]] = []
@@ -279,6 +279,16 @@ class FakeTelegram:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+    @property
+    def down(self) -> bool:
+        """While True every request (the open long poll included) answers 502, like an outage."""
+        return self._down
+
+    @down.setter
+    def down(self, value: bool) -> None:
+        self._down = value
+        self._bump()
 
     # -- inspection --------------------------------------------------------------------------------
     def sent(self, chat_id: int | None = None) -> list[FakeMessage]:
@@ -448,6 +458,8 @@ class FakeTelegram:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not self._stopping:
+            if self._down:  # an outage cuts the open long poll too, as a real network failure would
+                raise ApiError(502, "Bad Gateway")
             if generation != self._poll_generation:
                 raise ApiError(409, _DEFAULT_DESCRIPTIONS[409])
             if self._updates:
