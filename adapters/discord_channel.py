@@ -44,7 +44,6 @@ from adapters.cards import TIER_COLOURS, Card, build_card, cut, mask_secrets
 from core.channel import CardChange
 from core.crisis import detect_crisis, support_message
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
-from core.errors import AlreadyDecided, NotFound
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 from core.tiers import Tier
 
@@ -701,26 +700,10 @@ class DiscordChannel:
 
     async def _decide(self, approval_id: str, approve: bool, actor: Actor, ref: str) -> str:
         try:
-            ledger = self.broker.ledger
-            if ref not in await ledger.cards(approval_id, self.name, purpose=None):
-                # A card whose send timed out but was delivered: adopt it so it is kept in step.
-                await ledger.add_card(approval_id, self.name, ref, utcnow())
-            try:
-                approval = await self.broker.decide(approval_id, approve, actor)
-            except NotFound:
-                return "This approval is unknown to signoff; nothing changed."
-            except AlreadyDecided as exc:
-                current = exc.approval
-                await self.broker.record(approval_id, "late_press", actor.id, self.name, user_name=actor.name,
-                                         status=current.status.value)
-                self._spawn(self._quiet_update(current))
-                who = current.decided_by_name or current.decided_by or ""
-                named = who and current.status in (Status.APPROVED, Status.DENIED)
-                return f"Already {current.status.value}" + (f" by {who}" if named else "") + "."
+            return await self.broker.press(approval_id, approve, actor, self, ref)
         except Exception:
             log.exception("discord press on %s failed", approval_id)
             return "signoff could not record this press; nothing changed. Try again."
-        return "Approved ✅" if approval.status is Status.APPROVED else "Denied ⛔"
 
     async def _quiet_update(self, approval: Approval) -> None:
         with contextlib.suppress(Exception):

@@ -32,7 +32,6 @@ from adapters.cards import Card, build_card
 from core.channel import CardChange
 from core.crisis import detect_crisis, support_message
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
-from core.errors import AlreadyDecided, NotFound
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 
 if TYPE_CHECKING:
@@ -452,24 +451,7 @@ class TelegramChannel:
         return f"Thank you, {alert.acknowledged_by_name or 'you'}: you are on it."
 
     async def _decide(self, approval_id: str, approve: bool, actor: Actor, ref: str) -> str:
-        ledger = self.broker.ledger
-        if ref not in await ledger.cards(approval_id, self.name, purpose=None):
-            # A card whose send timed out but was delivered: adopt it so it is kept in step.
-            await ledger.add_card(approval_id, self.name, ref, _now())
-        try:
-            approval = await self.broker.decide(approval_id, approve, actor)
-        except NotFound:
-            return "This approval is unknown to signoff; nothing changed."
-        except AlreadyDecided as exc:
-            current = exc.approval
-            await self.broker.record(approval_id, "late_press", actor.id, self.name, user_name=actor.name,
-                                     status=current.status.value)
-            with contextlib.suppress(Exception):
-                await self.update_card(current, CardChange.DECIDED)
-            who = current.decided_by_name or current.decided_by or ""
-            return _clip(f"Already {current.status.value}" + (f" by {who}" if who and current.status in
-                                                             (Status.APPROVED, Status.DENIED) else "") + ".")
-        return "Approved ✅" if approval.status is Status.APPROVED else "Denied ⛔"
+        return _clip(await self.broker.press(approval_id, approve, actor, self, ref))
 
     async def _toast(self, query, text: str) -> None:
         try:

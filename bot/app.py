@@ -205,15 +205,7 @@ class Daemon:
         db.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if not db.exists():
             os.close(os.open(db, os.O_CREAT | os.O_WRONLY, 0o600))
-        fd = os.open(f"{db}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise AlreadyRunning(f"another signoff daemon uses the ledger {db} (lock {db}.lock is held)") from None
-            raise
-        self._ledger_lock_fd = fd
+        self._ledger_lock_fd = _lock(Path(f"{db}.lock"), f"another signoff daemon uses the ledger {db}")
 
     def _claim_socket(self) -> socket.socket:
         """Lock ``<socket>.lock``, remove a stale socket file, bind a new one with the configured mode.
@@ -223,15 +215,7 @@ class Daemon:
         """
         path = self.socket_path
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        lock_path = Path(f"{path}.lock")
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise AlreadyRunning(f"another signoff daemon is running on {path} (lock {lock_path} is held)") from None
-            raise
+        fd = _lock(Path(f"{path}.lock"), f"another signoff daemon is running on {path}")
         try:
             if path.exists() or path.is_symlink():
                 probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -249,3 +233,20 @@ class Daemon:
             raise
         self._lock_fd = fd
         return sock
+
+
+def _lock(path: Path, held_message: str) -> int:
+    """Take an exclusive, non-blocking ``flock`` on ``path`` (created 0600); returns its fd.
+
+    Raises:
+        AlreadyRunning: another process holds it (``held_message`` says who).
+    """
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise AlreadyRunning(f"{held_message} (lock {path} is held)") from None
+        raise
+    return fd

@@ -296,6 +296,27 @@ class Broker:
         status = Status.APPROVED if approve else Status.DENIED
         return await self._finish(approval_id, status, actor, note, "decided", CardChange.DECIDED)
 
+    async def press(self, approval_id: str, approve: bool, actor: Actor, channel: Channel, ref: str) -> str:
+        """A button press on the card ``ref`` of ``channel`` by an approver (the adapter has checked who
+        pressed and that the card carries this approval). Returns the short answer for the presser.
+
+        A card copy the ledger does not know (its send timed out but was delivered) is adopted so it is
+        kept in step; a late press is recorded and told the true outcome, and its card is refreshed.
+        """
+        if ref not in await self.ledger.cards(approval_id, channel.name, purpose=None):
+            await self.ledger.add_card(approval_id, channel.name, ref, self.clock())
+        try:
+            approval = await self.decide(approval_id, approve, actor)
+        except NotFound:
+            return "This approval is unknown to signoff; nothing changed."
+        except AlreadyDecided as exc:
+            current = exc.approval
+            await self.record(approval_id, "late_press", actor.id, channel.name, user_name=actor.name,
+                              status=current.status.value)
+            self._spawn(self._call(channel, "update_card", current, CardChange.DECIDED))
+            return press_answer(current, late=True)
+        return press_answer(approval)
+
     async def cancel(self, approval_id: str, actor: Actor) -> Approval:
         """Cancel a pending approval (the agent no longer needs it). Raises like :meth:`decide`."""
         return await self._finish(approval_id, Status.CANCELLED, actor, None, "cancelled", CardChange.CANCELLED)
@@ -414,6 +435,15 @@ class Broker:
     def _schedule(self, approval_id: str, at: datetime | None) -> None:
         if self.scheduler is not None and at is not None:
             self.scheduler.schedule(approval_id, at)
+
+
+def press_answer(approval: Approval, late: bool = False) -> str:
+    """What a presser is told: "Approved ✅", or for a late press "Already denied by @bob."."""
+    if not late:
+        return "Approved ✅" if approval.status is Status.APPROVED else "Denied ⛔"
+    who = approval.decided_by_name or approval.decided_by or ""
+    named = who and approval.status in (Status.APPROVED, Status.DENIED)
+    return f"Already {approval.status.value}" + (f" by {who}" if named else "") + "."
 
 
 def _decide_row(row: ApprovalRow, actor: Actor, at: datetime) -> None:

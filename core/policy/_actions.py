@@ -32,6 +32,15 @@ def tool_part(name: str) -> str:
     return name
 
 
+def server_part(name: str) -> str:
+    """``mcp__server__tool`` → ``server``; other names: ``""``."""
+    if name.lower().startswith("mcp__"):
+        parts = [p for p in name.split("__") if p]
+        if len(parts) >= 3:
+            return parts[1]
+    return ""
+
+
 def singular(w: str) -> str:
     """Plural → singular, only when the singular is a known word and the plural is not."""
     if w in KNOWN_WORDS or len(w) < 3 or not w.endswith("s"):

@@ -430,8 +430,14 @@ class Parser:
                     am = _ASSIGN.match(w.parts[0][1])
                     if am:
                         if self.i < n and s[self.i] == "(" and am.end() == len(w.parts[0][1]) and len(w.parts) == 1:
+                            a0 = self.i
                             self._skip_parens(self.i)
-                            assigns.append((am.group(1), Word([(VAR, "?", False)], False)))
+                            inner = s[a0 + 1:self.i - 1]
+                            if any(ch in inner for ch in "$`(\\"):
+                                assigns.append((am.group(1), Word([(VAR, "?", False)], False)))
+                            else:  # X=(a b c): the array's words, read by ${X[@]}
+                                assigns.append((am.group(1), Word([(LIT, inner.replace("'", "").replace(
+                                    '"', ""))], True)))
                             continue
                         rest = w.parts[0][1][am.end():]
                         vparts = ([(LIT, rest)] if rest else []) + list(w.parts[1:])
@@ -685,7 +691,7 @@ class Parser:
                 if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(" and not buf and not parts:
                     self.i = i + 2
                     sub = self._subscript()
-                    parts.append((SUB, sub, False))
+                    parts.append((SUB, sub, False, "proc"))  # process substitution: a file name
                     i = self.i
                     continue
                 break
@@ -875,15 +881,23 @@ class Parser:
                 return False
             inner = s[i + 2:j]
             m = _VARNAME.match(inner)
+            default = None
             if m and (m.end() == len(inner) or inner[m.end()] in ":-=+?"):
                 name = m.group()
-                if m.end() < len(inner) and inner[m.end():m.end() + 2] in (":-", ":=") or inner[m.end():m.end() + 1] in ("-", "="):
-                    name = m.group()
+                op = inner[m.end():m.end() + 2]
+                if op in (":-", ":=") or op[:1] in ("-", "="):
+                    # ${X:-word}: when X is unknown, word is what runs (a literal default only)
+                    d = inner[m.end() + (2 if op[:1] == ":" else 1):]
+                    if "$" not in d and "`" not in d and "\\" not in d:
+                        default = d.replace("'", "").replace('"', "")
+            elif m and inner[m.end():m.end() + 1] == "[" and inner.endswith("]"):
+                name = m.group()  # ${X[@]}, ${X[0]}: the array's words (split, fail closed)
+                quoted = False
             elif inner[:1].isdigit() and inner.isdigit():
                 name = inner
             else:
                 name = "?"
-            parts.append((VAR, name, quoted))
+            parts.append((VAR, name, quoted) if default is None else (VAR, name, quoted, default))
             self.i = j + 1
             return False
         if nxt == "'" and not quoted:

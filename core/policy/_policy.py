@@ -11,10 +11,10 @@ from core.crisis import CrisisMatch
 from core.crisis._detect import detect_crisis_request
 from core.policy import _paths as P
 from core.policy import _tables as T
-from core.policy._actions import exact_key, split_words, tool_part, word_tier
-from core.policy._pycode import scan_python
+from core.policy._actions import exact_key, server_part, split_words, tool_part, word_tier
+from core.policy._pycode import scan_code
 from core.policy._shell import Acc, ShellReader, _scan_code
-from core.policy._sql import classify_sql
+from core.policy._sql import classify_sql, sql_shell_commands
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -55,11 +55,65 @@ class PolicyTables:
     read_only_programs: tuple[str, ...] = ()
 
 
-def _snippet(text: str, limit: int = 80) -> str:
-    one = " ".join(text[: limit * 4].split())
+def _display(text: str) -> str:
+    """Text for one line of a reason: line breaks shown as ⏎ (they separate commands), blanks collapsed,
+    backtick pairs shown as ``$(…)`` (what they are; the reason itself is quoted with backticks)."""
+    if "\n" in text or "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", " ⏎ ")
+    one = " ".join(text.split())
+    if "`" in one:
+        parts = one.split("`")
+        out = [parts[0]]
+        for k, p in enumerate(parts[1:]):
+            if k % 2 == 0:
+                out.append("$(" if k + 1 < len(parts) - 1 else "ˋ")
+            else:
+                out.append(")")
+            out.append(p)
+        one = "".join(out)
+    return one
+
+
+def _find_focus(text: str, focus) -> tuple[int, int]:
+    """Where the words of the deciding simple command are in ``text`` (start, length), or (-1, 0)."""
+    if not focus:
+        return -1, 0
+    words = [w for w in focus[:16] if w and "\x00" not in w]
+    needles = []
+    if len(words) > 1:
+        needles.append(" ".join(words)[:60])
+        needles.append(" ".join(words[1:])[:60])
+    needles.extend(sorted((w for w in words if len(w) > 1), key=len, reverse=True)[:4])
+    if words:
+        needles.append(words[0])
+    for nd in needles:
+        if nd:
+            pos = text.find(nd)
+            if pos >= 0:
+                return pos, len(nd)
+    return -1, 0
+
+
+def _snippet(text: str, limit: int = 80, focus=None) -> str:
+    """The command for the reason: its first ``limit`` characters, or, when the part that decided is
+    further on, a window around that part (``…rm -rf /etc…``) so the reason never hides it."""
+    pos, ln = _find_focus(text, focus) if focus is not None and len(text) > limit else (-1, 0)
+    if pos >= 0:
+        head = _display(text[:pos + ln + 1])
+        if len(head) > limit - 1:
+            start = max(0, pos - 24)
+            one = _display(text[start:start + limit * 4])
+            cut = one[: limit - 2]
+            return ("…" if start > 0 else "") + cut + ("…" if len(one) > len(cut) else "")
+    one = _display(text[: limit * 4])
     if len(one) > limit:
         one = one[: limit - 1] + "…"
-    return one.replace("`", "'")
+    return one
+
+
+def _because(acc, command: str) -> str:
+    """``reason in `command``` with the deciding part of the command shown."""
+    return f"{acc.reason} in `{_snippet(command, focus=acc.where)}`"
 
 
 _TIER_NAMES = {t: t.name for t in Tier}
@@ -127,6 +181,11 @@ class Policy:
         key = exact_key(tool)
         words = split_words(tool)
         wset = frozenset(words)
+        # exact names also match when written in camelCase or plural (killProcesses → kill_process)
+        wkey = "_".join(words)
+        if key not in self._exact and wkey in self._exact:
+            key = wkey
+        server = frozenset(split_words(server_part(action)))
         if key in self._shell_actions or exact_key(action) in self._shell_actions:
             res = ("shell", None)
         elif key in self._extra_exact:
@@ -138,6 +197,11 @@ class Policy:
             res = ("known", (self._exact[key], f"action.exact.{key}", f"{tool} is listed as "
                              f"{_TIER_NAMES[self._exact[key]]}", words, key))
         elif wset & T.SHELL_WORDS:
+            res = ("shell", None)
+        elif server & T.DATABASE_WORDS and wset & T.SERVER_RUN_WORDS:
+            # mcp__postgres__query, mcp__sqlite__write_query: the server says what the tool runs
+            res = ("database", (words, key))
+        elif server & T.SHELL_WORDS and wset & T.SERVER_RUN_WORDS:
             res = ("shell", None)
         else:
             wt = word_tier(words)
@@ -159,21 +223,72 @@ class Policy:
         acc = self._shell_tier(command, cwd)
         if acc.tier < 0:
             return Classification(S, "nothing runs (comment only)", "shell.comment")
-        return Classification(_TIERS[acc.tier], f"{acc.reason} in `{_snippet(command)}`", acc.rule)
+        return Classification(_TIERS[acc.tier], _because(acc, command), acc.rule)
 
     def _unknown_action(self, action: str, command: str, cwd: str | None) -> Classification:
-        best = (L, "action.unknown", f"unknown action {_snippet(action, 40)}")
+        best = [L, "action.unknown", f"unknown action {_snippet(action, 40)}"]
+
+        def raise_to(t, r, why):
+            if t > best[0]:
+                best[0], best[1], best[2] = t, r, why
+
         if command.strip():
             acc = self._shell_tier(command, cwd)
+            # the command may be code too (execute_python, jupyter_run): its calls count (fail closed)
+            if scan_code(command):
+                _scan_code(self._reader, command, _ctx_for(self._reader, cwd), acc)
             if acc.tier > best[0]:
-                best = (Tier(acc.tier), acc.rule, f"{acc.reason} in `{_snippet(command)}`")
-        return Classification(best[0], best[2], best[1])
+                raise_to(Tier(acc.tier), acc.rule, _because(acc, command))
+            _, info = self._action_kind(action)
+            words = info[0] if info else split_words(tool_part(action))
+            self._http_and_paths(action, words, command, cwd, raise_to)
+            self._sql_command(words, command, raise_to)
+        return Classification(Tier(best[0]), best[2], best[1])
+
+    def _http_and_paths(self, action, words, command, cwd, raise_to):
+        """``METHOD URL`` for every action; the path rules for actions that write or read a path."""
+        text = command.strip()
+        toks = text.split(None, 2)
+        if len(toks) >= 2:
+            method = toks[0] if toks[0] in T.HTTP_METHODS else (toks[0].upper() if len(toks) == 2 else "")
+            if method in T.HTTP_METHODS and toks[1].startswith(("http://", "https://", "/")):
+                t = T.HTTP_METHOD_TIERS.get(method, M)
+                raise_to(t, f"http.{method.lower()}", f"HTTP {method} request to {_snippet(toks[1], 60)}")
+        wset = set(words)
+        writes = bool(wset & T.PATH_WRITE_VERBS) and (bool(wset & T.PATH_OBJECTS) or len(words) == 1)
+        reads = bool(wset & T.PATH_READ_VERBS) and bool(wset & T.PATH_OBJECTS)
+        if writes or reads:
+            for p in _path_tokens(text):
+                cls = P.classify_path(p, cwd, cwd, None)
+                if writes:
+                    if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE, P.BLOCKDEV, P.SYSRQ, P.HOME):
+                        raise_to(H, f"action.path_write.{cls}", f"{action} on {_snippet(p, 60)} ({P.label(cls)})")
+                    elif cls == P.ENV:
+                        raise_to(M, "action.path_write.env", f"{action} on {_snippet(p, 60)} (.env file)")
+                if reads and (cls in (P.SENSITIVE, P.ENV) or p in T.SECRET_READ_FILES):
+                    raise_to(M, "action.path_read.secret", f"{action} reads {_snippet(p, 60)} "
+                                                           f"({P.label(cls)}) into the agent's context")
+
+    def _sql_command(self, words, command, raise_to):
+        """Actions that run a query (run_query, execute_query, query) read a SQL command as SQL."""
+        if not (set(words) & T.SQL_RUN_WORDS):
+            return
+        head = command.lstrip().split(None, 1)
+        if head and head[0].lower().rstrip(";") in T.SQL_STATEMENT_WORDS:
+            tier, rule, reason, _ok = classify_sql(command)
+            raise_to(tier, rule, f"{reason} in `{_snippet(command)}`")
 
     def _database_action(self, action: str, info, command: str) -> Classification:
         words, _key = info
         if command.strip():
             tier, rule, reason, _ok = classify_sql(command)
             best = (tier, rule, f"{reason} in `{_snippet(command)}`")
+            for cmd in sql_shell_commands(command):
+                acc = self._shell_tier(cmd, None)
+                t = Tier(max(acc.tier, M))
+                if t > best[0]:
+                    best = (t, acc.rule if acc.tier >= M else "sql.shell",
+                            f"SQL runs a shell command: {acc.reason} in `{_snippet(cmd)}`")
         else:
             best = (M, "action.database", f"database action {_snippet(action, 40)}")
         for w in words:
@@ -198,36 +313,22 @@ class Policy:
             wset = set(words)
             toks = text.split(None, 2)
             first = toks[0].strip("'\"").rsplit("/", 1)[-1].lower()
-            # HTTP METHOD URL, for every action
-            if len(toks) >= 2 and toks[0] in T.HTTP_METHODS and toks[1].startswith(("http://", "https://", "/")):
-                t = T.HTTP_METHOD_TIERS.get(toks[0], M)
-                raise_to(t, f"http.{toks[0].lower()}", f"HTTP {toks[0]} request to {_snippet(toks[1], 60)}")
             runs_code = bool(wset & T.CODE_WORDS)
-            if runs_code or (first and first in wset):
+            # the command line of the program the action is named after (git_push: git …; http_request: curl …)
+            named = bool(first) and (first in wset or any(first in T.ACTION_PROGRAMS.get(w, ()) for w in wset))
+            if runs_code or named:
                 acc = self._shell_tier(command, cwd)
                 if runs_code:
                     _scan_code(self._reader, command, _ctx_for(self._reader, cwd), acc)
                 if acc.tier > best[0]:
-                    raise_to(Tier(acc.tier), acc.rule, f"{acc.reason} in `{_snippet(command)}`")
-            elif key in ("execute_code",) and scan_python(command):
+                    raise_to(Tier(acc.tier), acc.rule, _because(acc, command))
+            elif key in ("execute_code",) and scan_code(command):
                 acc = Acc()
                 _scan_code(self._reader, command, _ctx_for(self._reader, cwd), acc)
                 if acc.tier > best[0]:
-                    raise_to(Tier(acc.tier), acc.rule, f"{acc.reason} in `{_snippet(command)}`")
-            writes = bool(wset & T.PATH_WRITE_VERBS) and (bool(wset & T.PATH_OBJECTS) or len(words) == 1)
-            reads = bool(wset & T.PATH_READ_VERBS) and bool(wset & T.PATH_OBJECTS)
-            if writes or reads:
-                for p in _path_tokens(text):
-                    cls = P.classify_path(p, cwd, cwd, None)
-                    if writes:
-                        if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE, P.BLOCKDEV, P.SYSRQ):
-                            raise_to(H, f"action.path_write.{cls}", f"{action} on {_snippet(p, 60)} "
-                                                                   f"({P.label(cls)})")
-                        elif cls == P.ENV:
-                            raise_to(M, "action.path_write.env", f"{action} on {_snippet(p, 60)} (.env file)")
-                    if reads and (cls in (P.SENSITIVE, P.ENV) or p in T.SECRET_READ_FILES):
-                        raise_to(M, "action.path_read.secret", f"{action} reads {_snippet(p, 60)} "
-                                                               f"({P.label(cls)}) into the agent's context")
+                    raise_to(Tier(acc.tier), acc.rule, _because(acc, command))
+            self._http_and_paths(action, words, command, cwd, raise_to)
+            self._sql_command(words, command, raise_to)
         return Classification(Tier(best[0]), best[2], best[1])
 
 
@@ -242,6 +343,8 @@ def _path_tokens(text: str) -> list[str]:
     out = []
     for tok in text.split()[:8]:
         tok = tok.strip("'\"`,;()[]{}")
+        if "=" in tok:  # path=/etc/passwd, --file=~/.bashrc
+            tok = tok.rsplit("=", 1)[1].strip("'\"`,;()[]{}")
         if not tok:
             continue
         if tok.startswith(("/", "~", "./", "../", ".env")) or "/" in tok or tok.startswith("."):

@@ -11,8 +11,8 @@ from core.policy import _paths as P
 from core.policy import _tables as T
 from core.policy._lexer import LIT, VAR, ForLoop, FuncDef, Group, Parser, Simple, new_budget
 from core.policy._overflow import scan_overflow
-from core.policy._pycode import scan_python
-from core.policy._sql import classify_sql
+from core.policy._pycode import scan_code
+from core.policy._sql import classify_sql, sql_shell_commands
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -27,31 +27,35 @@ MAX_VALUE = 4096  # longest variable value kept (longer values are read as unkno
 # output kinds of a pipeline stage (what the next stage reads)
 DOWNLOAD = "download"
 DECODED = "decoded"
+SECRET = "secret"  # contents of a secret file (or text made from them)
 OTHER = "other"
 
 
 class Acc:
     """The highest verdict so far."""
 
-    __slots__ = ("tier", "rule", "reason")
+    __slots__ = ("tier", "rule", "reason", "cur", "where")
 
     def __init__(self) -> None:
         self.tier = -1
         self.rule = ""
         self.reason = ""
+        self.cur = None  # the simple command being read (its words)
+        self.where = None  # the simple command that decided (so the reason can quote that part)
 
     def add(self, tier: Tier, rule: str, reason: str) -> None:
         if tier > self.tier:
             self.tier = tier
             self.rule = rule
             self.reason = reason
+            self.where = self.cur
 
 
 class Ctx:
     """Data flow state while reading one script."""
 
     __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
-                 "written")
+                 "written", "tainted")
 
     def __init__(self, cwd: str | None, ws: str | None, user: str | None):
         self.env: dict = {}
@@ -65,6 +69,7 @@ class Ctx:
         self.implied = 0  # 1: targets are whole trees (find -exec), 2: filtered trees
         self.budget = new_budget(nodes=MAX_NODES)
         self.written: dict = {}  # files written in this text with literal content (echo … > f)
+        self.tainted: set = set()  # variables holding secret file contents (K=$(cat ~/.ssh/id_rsa))
 
     def child(self, deeper: bool = False) -> Ctx:
         c = Ctx.__new__(Ctx)
@@ -79,6 +84,7 @@ class Ctx:
         c.implied = self.implied
         c.budget = self.budget
         c.written = self.written
+        c.tainted = self.tainted
         return c
 
 
@@ -359,7 +365,10 @@ class ShellReader:
         """Expand one word; returns ``(fields, meta)`` with meta ``(sub_out, secret_var, sub_prog)``."""
         parts = word.parts
         if word.lit is not None:
-            return [word.lit], None
+            lit = word.lit
+            if "{" in lit and not word.quoted and "}" in lit:
+                return _brace_expand(lit), None
+            return [lit], None
         pick = pick or {}
         fields = [""]
         sub_out = None
@@ -373,11 +382,15 @@ class ShellReader:
                 name = p[1]
                 if _is_secret_name(name):
                     secret = True
+                if name in ctx.tainted and sub_out is None:
+                    sub_out = SECRET
                 val = self._lookup(name, ctx, pick)
+                if val == MARK and len(p) > 3:
+                    val = p[3]  # ${X:-default}
                 if len(fields[-1]) > MAX_VALUE:
                     fields[-1] = MARK
                     continue
-                if p[2] or not split or val == MARK:
+                if (p[2] and name != "@" and name != "*") or not split or val == MARK:
                     fields[-1] += val
                 else:
                     ifs = ctx.env.get("IFS")
@@ -393,7 +406,10 @@ class ShellReader:
             else:  # SUB
                 out = self.run_script(p[1], ctx.child(deeper=True), acc)
                 sub_prog = _first_prog(p[1])
-                if type(out) is tuple and MARK not in out[1]:
+                if len(p) > 3:  # <(cmd): a file holding cmd's output
+                    fields[-1] += MARK
+                    sub_out = ("proc", out)
+                elif type(out) is tuple and MARK not in out[1]:
                     text = out[1].rstrip("\n")
                     if p[2] or not split:
                         fields[-1] += text
@@ -435,9 +451,15 @@ class ShellReader:
                     self.expand(w, ctx, acc)
             return None
         for name, w in node.assigns:
-            fields, _ = self.expand(w, ctx, acc, split=False)
+            fields, meta = self.expand(w, ctx, acc, split=False)
             val = "".join(fields)
             ctx.env[name] = val if len(val) <= MAX_VALUE else MARK
+            if meta is not None and meta[0] == SECRET:
+                ctx.tainted.add(name)
+            elif ctx.tainted:
+                ctx.tainted.discard(name)
+            if name in T.COMMAND_VARS and val.strip():
+                self.command_var(name, val, ctx, acc)
         if node.redirs:
             stdin = self._redirects(node.redirs, ctx, acc, stdin)
         if not node.words:
@@ -478,12 +500,20 @@ class ShellReader:
                 stdin = ("heredoc", r.body or "")
                 if r.subs:
                     for sub in r.subs:
-                        self.run_script(sub, ctx.child(deeper=True), acc)
+                        if self.run_script(sub, ctx.child(deeper=True), acc) == SECRET:
+                            stdin = SECRET
+                elif "$" in stdin[1] and ctx.tainted and any("$" + v in stdin[1] or "${" + v in stdin[1]
+                                                             for v in ctx.tainted):
+                    stdin = SECRET
                 continue
-            fields, _ = self.expand(r.target, ctx, acc, split=False) if r.target is not None else ([], None)
+            fields, meta = self.expand(r.target, ctx, acc, split=False) if r.target is not None else ([], None)
             target = "".join(fields)
+            if meta is not None and type(meta[0]) is tuple and meta[0][0] == "proc":
+                if op == "<":
+                    stdin = meta[0][1]  # `< <(cmd)`: cmd's output
+                    continue
             if op == "<<<":
-                stdin = ("heredoc", target + "\n")
+                stdin = SECRET if meta is not None and meta[0] == SECRET else ("heredoc", target + "\n")
                 continue
             if op == "<":
                 stdin = ("file", target)
@@ -546,6 +576,49 @@ class ShellReader:
                 acc.add(M, "shell.secret_read", f"{prog} reads {_show(f)} ({P.label(cls)}) into the agent's context")
             elif f in T.SECRET_READ_FILES:
                 acc.add(M, "shell.secret_read", f"{prog} reads {f} (secrets) into the agent's context")
+
+    def command_var(self, name: str, val: str, ctx: Ctx, acc: Acc) -> None:
+        """``GIT_SSH_COMMAND=…``, ``PAGER=…``: a variable some program runs as a command."""
+        if MARK in val:
+            acc.add(M, "shell.command_var", f"{name} set to a command decided at run time")
+            return
+        self.run_text(val, ctx.child(), acc)
+
+    def _secret_flow(self, prog, args, metas, stdin, ctx, acc, out):
+        """Secret file contents flowing through a command: into a network sender it is HIGH; otherwise
+        the command's output carries them on (``base64 ~/.ssh/id_rsa | curl -d @- …``)."""
+        how = None
+        if stdin is SECRET or stdin == SECRET:
+            how = "piped"
+        elif type(stdin) is tuple and stdin[0] == "file" and self._is_secret_path(stdin[1], ctx):
+            how = "piped"
+        else:
+            for m in metas:
+                if m is not None and m[0] == SECRET:
+                    how = "in its arguments"
+                    break
+            if how is None and prog not in T.SECRET_ECHOERS and args and _SECRET_HINT.search("\x01".join(args)):
+                for a in args:
+                    if _SECRET_HINT.search(a) and self._is_secret_path(_operand_path(a), ctx):
+                        how = "read"
+                        break
+        if how is None:
+            return out
+        if prog in T.NETWORK_SENDERS and how != "read":
+            acc.add(H, "shell.secret_send", f"{prog} sends secret file contents ({how}) over the network")
+            return out
+        if prog in T.UPLOADERS:
+            acc.add(H, "shell.secret_send", f"{prog} uploads (or overwrites) a secret file")
+            return out
+        if prog in T.NETWORK_SENDERS:
+            return out  # operands of senders are their own handler's business (ssh -i ~/.ssh/key)
+        return SECRET if out is not None else out
+
+    def _is_secret_path(self, f: str, ctx: Ctx) -> bool:
+        if not f or MARK in f:
+            return False
+        cls = self.pclass(f, ctx)
+        return cls in (P.SENSITIVE, P.ENV) or f in T.SECRET_READ_FILES
 
     def sends_secret(self, prog: str, f: str, ctx: Ctx, acc: Acc) -> None:
         if f.startswith("@"):
@@ -633,6 +706,8 @@ class ShellReader:
                         dry = True
                         break
         target = Acc() if dry else acc
+        prev_cur = acc.cur
+        acc.cur = argv
         handler = self.handlers.get(prog)
         if handler is None and prog.startswith("mkfs"):
             handler = h_mkfs
@@ -650,8 +725,11 @@ class ShellReader:
             out = OTHER
         if type(stdin) is tuple and stdin[0] == "file" and prog in T.NETWORK_SENDERS:
             self.sends_secret(prog, stdin[1], ctx, acc)
+        if out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS:
+            out = self._secret_flow(prog, args, metas, stdin, ctx, acc, out)
         if dry:
             acc.add(min(max(target.tier, S), L), "shell.dry_run", f"dry run: {target.reason or prog}")
+        acc.cur = prev_cur
         return out
 
     def _peel(self, prog, wrap, argv, metas, ctx, acc):
@@ -721,6 +799,8 @@ class ShellReader:
                 k, v = a.split("=", 1)
                 if k.replace("_", "a").isalnum():
                     ctx.env[k] = v
+                    if k in T.COMMAND_VARS and v.strip():
+                        self.command_var(k, v, ctx, acc)
                     i += 1
                     continue
             break
@@ -772,14 +852,43 @@ class ShellReader:
                 if "=" in a:
                     k, v = a.split("=", 1)
                     ctx.env[k] = v
+                    if k in T.COMMAND_VARS and v.strip():
+                        self.command_var(k, v, ctx, acc)
             return None
         if prog == "set" and not args:
             acc.add(M, "shell.env.dump", "set prints every variable (secrets) into the agent's context")
             return None
+        if prog == "set" and "--" in args:
+            pos = args[args.index("--") + 1:]
+            for k, v in enumerate(pos[:9]):
+                ctx.env[str(k + 1)] = v
+            ctx.env["@"] = ctx.env["*"] = " ".join(pos[:64])
+            return None
         if prog == "read":
-            for a in args:
-                if not a.startswith("-"):
+            names = [a for a in args if not a.startswith("-")]
+            line = None
+            if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+                line = stdin[1].split("\n", 1)[0]
+            for k, a in enumerate(names):
+                if line is not None and "-a" not in args:
+                    if k == len(names) - 1:
+                        ctx.env[a] = " ".join(line.split()[k:])
+                    else:
+                        ws = line.split()
+                        ctx.env[a] = ws[k] if k < len(ws) else ""
+                else:
                     ctx.env[a] = MARK
+                if stdin == SECRET or (type(stdin) is tuple and stdin[0] == "file" and self._is_secret_path(
+                        stdin[1], ctx)):
+                    ctx.tainted.add(a)
+            return None
+        if prog == "alias":
+            # an alias runs its value later in this shell: the definition counts as the command
+            for a in args:
+                if "=" in a and not a.startswith("-"):
+                    name, val = a.split("=", 1)
+                    acc.add(L, "shell.alias", f"alias {name} defined")
+                    self.run_text(val, ctx, acc)
             return None
         if prog == "unset":
             for a in args:
@@ -790,6 +899,67 @@ class ShellReader:
 
 _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", " "), ("}", " "), ("\\", ""),
                 ("$", " "))
+
+
+#: text that may name a secret file (a cheap test before the path is classified)
+_SECRET_HINT = re.compile("|".join(re.escape(x) for x in sorted(
+    {f.rsplit("/", 1)[-1] for f in T.SENSITIVE_HOME_FILES} | set(T.SENSITIVE_HOME_DIRS) | {".env", "shadow",
+                                                                                            "sudoers"})))
+
+
+_BRACE = re.compile(r"\{([^{}]*)\}")
+_SEQ = re.compile(r"(-?\d{1,6}|[A-Za-z])\.\.(-?\d{1,6}|[A-Za-z])(?:\.\.-?\d{1,6})?")
+MAX_BRACE = 64
+
+
+def _brace_expand(w: str) -> list:
+    """Brace expansion of an unquoted word (``{rm,-rf,/}``, ``/{etc,usr}``, ``{1..3}``), at most
+    :data:`MAX_BRACE` words; a word without a list or sequence in braces stays as it is."""
+    out = [w]
+    for _ in range(8):
+        nxt: list = []
+        changed = False
+        for x in out:
+            m = None
+            for m2 in _BRACE.finditer(x):
+                inner = m2.group(1)
+                if "," in inner or _SEQ.fullmatch(inner):
+                    m = m2
+                    break
+            if m is None:
+                nxt.append(x)
+                continue
+            changed = True
+            inner = m.group(1)
+            sq = _SEQ.fullmatch(inner)
+            if sq and "," not in inner:
+                a, b = sq.group(1), sq.group(2)
+                if a.lstrip("-").isdigit() and b.lstrip("-").isdigit():
+                    lo, hi = int(a), int(b)
+                    step = 1 if hi >= lo else -1
+                    alts = [str(k) for k in range(lo, hi + step, step)][:MAX_BRACE]
+                elif a.isalpha() and b.isalpha():
+                    step = 1 if ord(b) >= ord(a) else -1
+                    alts = [chr(k) for k in range(ord(a), ord(b) + step, step)][:MAX_BRACE]
+                else:
+                    alts = [inner]
+            else:
+                alts = inner.split(",")
+            for alt in alts:
+                nxt.append(x[:m.start()] + alt + x[m.end():])
+                if len(nxt) >= MAX_BRACE:
+                    break
+        out = [x for x in nxt if x != ""][:MAX_BRACE] if changed else nxt
+        if not changed:
+            break
+    return out
+
+
+def _operand_path(a: str) -> str:
+    """The path in an operand: ``@file``, ``name=@file``, ``--opt=file``, ``if=file``."""
+    if "=" in a:
+        a = a.rsplit("=", 1)[1]
+    return a[1:] if a.startswith(("@", "<")) else a
 
 
 def _loose(text: str) -> str:
@@ -1150,6 +1320,28 @@ def h_power(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_loginctl(r, prog, args, metas, ctx, acc, stdin):
+    pos = [a for a in args if not a.startswith("-")]
+    verb = pos[0] if pos else ""
+    if prog == "kexec":
+        if any(a in ("-e", "--exec") for a in args):
+            acc.add(C, "shell.power.kexec", "kexec -e (reboots into another kernel)")
+        else:
+            acc.add(H, "shell.kexec", "kexec (loads a kernel to boot)")
+        return OTHER
+    if verb in ("poweroff", "reboot", "halt", "kexec", "soft-reboot"):
+        acc.add(C, f"shell.power.{verb}", f"{prog} {verb} of the machine")
+    elif verb in ("suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate"):
+        acc.add(H, f"shell.power.{verb}", f"{prog} {verb}")
+    elif verb in ("terminate-user", "kill-user", "terminate-session", "kill-session", "terminate-seat"):
+        acc.add(H, "shell.loginctl.terminate", f"{prog} {verb} (ends user sessions)")
+    elif not verb or verb.startswith(("list", "show", "session-status", "user-status", "seat-status")):
+        acc.add(S, "shell.loginctl.read", f"{prog} {verb}".strip())
+    else:
+        acc.add(M, "shell.loginctl", f"{prog} {verb}")
+    return OTHER
+
+
 def h_init(r, prog, args, metas, ctx, acc, stdin):
     lvl = args[0] if args else ""
     if lvl in ("0", "6"):
@@ -1233,10 +1425,30 @@ def h_service(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def _git_command_value(key: str, val: str):
+    """The shell command a git config value runs, or None (``core.sshCommand``, ``alias.x=!cmd`` …)."""
+    k = key.lower()
+    if k.startswith("alias.") or k == "credential.helper" or k.startswith("credential."):
+        return val[1:] if val.startswith("!") else None
+    if k in T.GIT_COMMAND_KEYS or k.startswith("pager.") or k.endswith(T.GIT_COMMAND_KEY_SUFFIXES):
+        return val
+    return None
+
+
+def _git_config_commands(r, pairs, ctx, acc, floor):
+    for key, val in pairs:
+        cmd = _git_command_value(key, val)
+        if cmd and cmd.strip():
+            acc.add(floor, "shell.git.command_config", f"git config {key} runs a command")
+            r.run_text(cmd, ctx.child(), acc)
+
+
 def h_git(r, prog, args, metas, ctx, acc, stdin):
     i, n = 0, len(args)
     while i < n and args[i].startswith("-"):
         a = args[i]
+        if a == "-c" and i + 1 < n and "=" in args[i + 1]:
+            _git_config_commands(r, [args[i + 1].split("=", 1)], ctx, acc, L)
         if a in T.GIT_GLOBAL_WITH_ARG:
             i += 2
         else:
@@ -1245,6 +1457,24 @@ def h_git(r, prog, args, metas, ctx, acc, stdin):
         acc.add(S, "shell.git", "git")
         return OTHER
     sub, rest = args[i], args[i + 1:]
+    if sub == "config":
+        cpos = [a for a in rest if not a.startswith("-")]
+        if len(cpos) >= 2:
+            _git_config_commands(r, [(cpos[0], cpos[1])] if cpos[0] != "set" else [(cpos[1], " ".join(cpos[2:3]))],
+                                 ctx, acc, M)
+    for k, a in enumerate(rest):
+        # commands run for the transport: --upload-pack/-u, --receive-pack, --exec, ext:: URLs
+        if a.startswith(("--upload-pack=", "--receive-pack=", "--exec=")):
+            acc.add(M, "shell.git.command_option", f"git {sub} runs a command for the transport")
+            r.run_text(a.split("=", 1)[1], ctx.child(), acc)
+        elif a in ("--upload-pack", "--receive-pack", "--exec") or (a == "-u" and sub in (
+                "clone", "fetch", "ls-remote", "pull")):
+            if k + 1 < len(rest):
+                acc.add(M, "shell.git.command_option", f"git {sub} runs a command for the transport")
+                r.run_text(rest[k + 1], ctx.child(), acc)
+        elif a.startswith("ext::"):
+            acc.add(H, "shell.git.ext", "git ext:: transport runs a command")
+            r.run_text(a[5:].replace("% ", " ").replace("%%", "%"), ctx.child(), acc)
     o = getopts(rest, frozenset("mCcFtuoX") if sub == "commit" else frozenset(),
                 frozenset(("--sort", "--format", "--contains", "--merged", "--no-merged", "--points-at",
                            "--set-upstream-to", "--push-option", "--repo", "--receive-pack", "--exec")))
@@ -1737,8 +1967,21 @@ def _is_remote(a: str) -> bool:
     return len(head) == 2 and "/" not in head[0] and head[0] != ""
 
 
+def _ssh_option_commands(r, prog, values, ctx, acc):
+    """``-o ProxyCommand=…`` (and LocalCommand, KnownHostsCommand, RemoteCommand): commands ssh runs."""
+    for v in values:
+        key, _, cmd = v.replace("=", " ", 1).partition(" ")
+        if key.lower() in T.SSH_COMMAND_OPTIONS and cmd.strip():
+            acc.add(M, "shell.ssh.command_option", f"{prog} -o {key} runs a command")
+            c = ctx.child()
+            if key.lower() == "remotecommand":
+                c.cwd = c.ws = c.user = None
+            r.run_text(cmd.strip(), c, acc)
+
+
 def h_ssh(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, T.SSH_OPTS_WITH_ARG, stop_at_pos=True)
+    _ssh_option_commands(r, prog, o.vals.get("o", ()), ctx, acc)
     if not o.pos:
         acc.add(L, "shell.ssh", f"{prog} without a host")
         return OTHER
@@ -1762,6 +2005,11 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, T.SCP_OPTS_WITH_ARG if prog == "scp" else T.RSYNC_OPTS_WITH_ARG,
                 frozenset(("--exclude", "--include", "--rsh", "--filter", "--files-from", "--exclude-from",
                            "--chmod", "--chown", "--log-file", "--backup-dir", "--suffix", "--rsync-path")))
+    _ssh_option_commands(r, prog, o.vals.get("o", ()), ctx, acc)
+    rsh = _first(o, "e", "--rsh") if prog == "rsync" else _first(o, "S")
+    if rsh:
+        # the remote shell program rsync/scp starts (`rsync -e 'ssh -o ProxyCommand=…'`)
+        r.run_text(rsh + " host", ctx.child(), acc)
     if prog == "rsync" and ("n" in o.flags or "--dry-run" in o.longs):
         acc.add(L, "shell.rsync.dry_run", "rsync -n (dry run)")
         return OTHER
@@ -1791,6 +2039,8 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
 def _positional_params(c: Ctx, extra: list) -> None:
     for k, v in enumerate(extra[:10]):
         c.env[str(k)] = v
+    if len(extra) > 1:
+        c.env["@"] = c.env["*"] = " ".join(extra[1:64])
 
 
 def h_shell(r, prog, args, metas, ctx, acc, stdin):
@@ -1843,6 +2093,8 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
         f = rest[0]
         meta = rmetas[0] if rmetas else None
         sub_out = meta[0] if meta else None
+        if type(sub_out) is tuple and sub_out[0] == "proc":
+            return _procsub_script(r, prog, sub_out[1], ctx, acc)
         if sub_out == DOWNLOAD:
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
         elif sub_out is not None:
@@ -1858,6 +2110,17 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
             acc.add(L, "shell.script", f"{prog} runs the script {_show(f)}")
         return OTHER
     return _stdin_script(r, prog, stdin, ctx, acc)
+
+
+def _procsub_script(r, prog, out, ctx, acc):
+    """``bash <(cmd)``, ``source <(cmd)``: the script is cmd's output."""
+    if out == DOWNLOAD:
+        acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
+    else:
+        acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
+        if type(out) is tuple and out[0] in ("lit", "heredoc"):
+            r.run_text(out[1], ctx, acc)
+    return OTHER
 
 
 def _stdin_script(r, prog, stdin, ctx, acc):
@@ -1907,6 +2170,8 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
         acc.add(L, "shell.source", prog)
         return OTHER
     meta = metas[0] if metas else None
+    if meta and type(meta[0]) is tuple and meta[0][0] == "proc":
+        return _procsub_script(r, prog, meta[0][1], ctx, acc)
     if meta and meta[0] == DOWNLOAD:
         acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
     elif meta and meta[0] is not None:
@@ -1918,8 +2183,8 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
-def _scan_code(r, code: str, ctx, acc):
-    for kind, val in scan_python(code):
+def _scan_code(r, code: str, ctx, acc, lang: str | None = None):
+    for kind, val in scan_code(code, lang):
         if kind == "shell":
             r.run_text(val, ctx, acc)
         elif kind == "argv":
@@ -1928,11 +2193,13 @@ def _scan_code(r, code: str, ctx, acc):
                 r.run_argv(list(val), [None] * len(val), c, acc, None)
         elif kind == "rmtree":
             if val is None:
-                acc.add(H, "code.rmtree.unknown", "shutil.rmtree of a path unknown until run time")
+                acc.add(H, "code.rmtree.unknown", "recursive delete (in code) of a path unknown until run time")
             else:
                 r.delete_path(val, 1, ctx, acc)
         elif kind == "delete":
             r.delete_path(val, 0, ctx, acc)
+        elif kind == "write":
+            r.write_path(val, ctx, acc, "code writes")
 
 
 def h_interp(r, prog, args, metas, ctx, acc, stdin):
@@ -1940,7 +2207,12 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     if prog.startswith("python") and prog not in T.INTERPRETERS:
         base = "python3"
     code_flags, with_arg = T.INTERPRETERS.get(base, ("", frozenset()))
+    lang = T.INTERPRETER_LANGS.get(base)
     i, n = 0, len(args)
+    if base in ("deno", "bun") and args and args[0] == "eval":
+        acc.add(M, "shell.inline_code", f"{prog} eval runs inline code")
+        _scan_code(r, " ".join(args[1:]), ctx, acc, lang)
+        return OTHER
     code = None
     inplace = False
     module = None
@@ -2003,7 +2275,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                 r.write_path(f, ctx, acc, "edit in place")
         else:
             acc.add(M, "shell.inline_code", f"{prog} runs inline code")
-        _scan_code(r, code, ctx, acc)
+        _scan_code(r, code, ctx, acc, lang)
         return OTHER
     if rest and rest[0] != "-":
         meta = metas[i] if i < len(metas) else None
@@ -2020,10 +2292,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     kind = stdin[0] if type(stdin) is tuple else stdin
     if kind == "heredoc":
         acc.add(M, "shell.heredoc", f"heredoc script run by {prog}")
-        _scan_code(r, stdin[1], ctx, acc)
+        _scan_code(r, stdin[1], ctx, acc, lang)
     elif kind == "lit":
         acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
-        _scan_code(r, stdin[1], ctx, acc)
+        _scan_code(r, stdin[1], ctx, acc, lang)
     elif kind == DOWNLOAD:
         acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
     elif kind == "file":
@@ -2252,8 +2524,14 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
         return ("lit", text + "\n")
     # printf FORMAT ARGS
     k = 0
+    var = None
     if args and args[0] == "-v" and len(args) > 1:
         k = 2
+        var = args[1]
+    if var is not None:
+        out = h_echo(r, prog, args[2:], metas[2:], ctx, Acc(), stdin)
+        ctx.env[var] = out[1] if type(out) is tuple and len(out[1]) <= MAX_VALUE else MARK
+        return None
     if k >= len(args):
         return ("lit", "")
     fmt = _unescape(args[k])
@@ -2276,10 +2554,28 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
     return ("lit", "".join(out))
 
 
+_ESC = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|0[0-7]{0,3}|[0-7]{1,3}|u[0-9A-Fa-f]{1,4}|.)", re.S)
+_ESC_CHARS = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
+              "r": "\r", "v": "\v", "'": "'", '"': '"'}
+
+
+def _esc(m) -> str:
+    g = m.group(1)
+    c = g[0]
+    if c == "x" and len(g) > 1:
+        return chr(int(g[1:], 16))
+    if c == "u" and len(g) > 1:
+        return chr(int(g[1:], 16))
+    if c in "01234567":
+        return chr(int(g, 8) & 0xFF)
+    return _ESC_CHARS.get(g, "\\" + g)
+
+
 def _unescape(s: str) -> str:
+    """echo -e / printf escapes: \\n \\t \\xHH \\0NNN \\NNN \\uHHHH …"""
     if "\\" not in s:
         return s
-    return s.replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\")
+    return _ESC.sub(_esc, s)
 
 
 def h_printenv(r, prog, args, metas, ctx, acc, stdin):
@@ -2303,7 +2599,35 @@ def h_crontab(r, prog, args, metas, ctx, acc, stdin):
         acc.add(M, "shell.crontab.edit", "crontab -e (edits scheduled jobs)")
     else:
         acc.add(M, "shell.crontab.install", "installs a crontab (scheduled commands)")
+        text = None
+        files = [a for a in o.pos if a != "-"]
+        if files:
+            text = ctx.written.get(P.normalize(files[0], ctx.cwd))
+        elif type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+            text = stdin[1]
+        elif stdin in (DOWNLOAD, DECODED):
+            acc.add(H, "shell.crontab.generated", "installs a crontab made from downloaded or decoded text")
+        if text:
+            # every job counts as the command it runs
+            for line in text.split("\n")[:64]:
+                job = _cron_command(line)
+                if job:
+                    r.run_text(job, ctx.child(), acc)
     return OTHER
+
+
+def _cron_command(line: str):
+    line = line.strip()
+    if not line or line[0] == "#":
+        return None
+    if line[0] == "@":
+        parts = line.split(None, 1)
+        return parts[1] if len(parts) > 1 else None
+    head = line.split(None, 1)[0]
+    if "=" in head and not head[0].isdigit() and head[0] not in "*":
+        return None  # VAR=value
+    parts = line.split(None, 5)
+    return parts[5] if len(parts) > 5 else None
 
 
 def h_firewall(r, prog, args, metas, ctx, acc, stdin):
@@ -2496,6 +2820,9 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
                 acc.add(M, "sql.dynamic", f"{prog} runs SQL built at run time")
             tier, rule, reason, _ok = classify_sql(sql.replace(MARK, " "))
             acc.add(tier, rule, f"{reason} via {prog}")
+            for cmd in sql_shell_commands(sql):
+                acc.add(M, "sql.shell", f"{prog} runs a shell command")
+                r.run_text(cmd, ctx.child(), acc)
         return OTHER
     if has_file or stdin is not None:
         acc.add(M, "sql.file", f"{prog} runs SQL from a file or its input")
@@ -2768,6 +3095,8 @@ def _build_handlers() -> dict:
         h[p] = h_power
     for p in ("init", "telinit"):
         h[p] = h_init
+    for p in ("loginctl", "kexec"):
+        h[p] = h_loginctl
     h["kill"] = h_kill
     for p in ("pkill", "killall", "killall5"):
         h[p] = h_pkill

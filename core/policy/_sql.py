@@ -27,6 +27,36 @@ MEDIUM_VERBS = frozenset(("insert", "create", "rename", "replace", "merge", "ups
                           "execute", "comment", "do", "security", "alter", "update", "delete"))
 HIGH_VERBS = frozenset(("drop", "truncate", "grant", "revoke", "shutdown", "kill", "purge", "deny"))
 
+#: functions with effects that SELECT can call (the statement is no longer read-only)
+EFFECT_FUNCTIONS = {
+    "pg_terminate_backend": M, "pg_cancel_backend": M, "pg_reload_conf": M, "pg_rotate_logfile": M,
+    "pg_promote": M, "pg_switch_wal": M, "pg_drop_replication_slot": M, "pg_create_restore_point": M,
+    "pg_read_file": M, "pg_read_binary_file": M, "pg_ls_dir": M, "pg_stat_file": M, "lo_import": M,
+    "lo_export": M, "lo_unlink": M, "pg_file_write": H, "pg_file_unlink": H, "dblink_exec": M, "dblink": M,
+    "set_config": L, "setval": M, "load_file": M, "sys_exec": H, "sys_eval": H, "xp_cmdshell": H,
+    "sp_configure": M, "pg_advisory_lock": L, "sleep": L, "pg_sleep": L, "benchmark": L,
+}
+#: client meta-commands that run a shell command (the rest of the line): psql \!, sqlite .shell/.system,
+#: mysql system / \!
+_META_SHELL = re.compile(r"^[ \t]*(?:\\!|\.shell\b|\.system\b|system\b)[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+#: output piped into a command: psql \o |cmd, \g |cmd; sqlite .output |cmd, .once |cmd
+_META_PIPE = re.compile(r"^[ \t]*(?:\\o|\\g|\\gx|\.output|\.once)[ \t]*\|[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+#: COPY … TO/FROM PROGRAM 'cmd' (and psql \copy)
+_COPY_PROGRAM = re.compile(r"\bprogram\s+'((?:[^']|'')*)'", re.IGNORECASE)
+
+
+def sql_shell_commands(sql: str) -> list[str]:
+    """Shell commands a SQL text makes the client or server run (``\\! cmd``, ``.shell cmd``,
+    ``COPY … TO PROGRAM 'cmd'``, ``\\o |cmd``)."""
+    if "!" not in sql and "." not in sql and "system" not in sql.lower() and "|" not in sql and \
+            "program" not in sql.lower():
+        return []
+    out = [m.group(1) for m in _META_SHELL.finditer(sql[:MAX_SQL]) if m.group(1).strip()]
+    out += [m.group(1) for m in _META_PIPE.finditer(sql[:MAX_SQL]) if m.group(1).strip()]
+    out += [m.group(1).replace("''", "'") for m in _COPY_PROGRAM.finditer(sql[:MAX_SQL])]
+    return out[:16]
+
+
 _NAMES = {
     "drop": "DROP", "truncate": "TRUNCATE", "grant": "GRANT", "revoke": "REVOKE", "alter": "ALTER",
     "update": "UPDATE", "delete": "DELETE", "insert": "INSERT", "create": "CREATE",
@@ -198,6 +228,10 @@ def _always_true(tokens: list[str]) -> bool:
         return True  # 1<>0
     if len(t) == 4 and t[1] == "!" and t[2] == "=" and t[0] != t[3] and t[0].isdigit() and t[3].isdigit():
         return True
+    if 3 <= len(t) <= 4 and t[0].isdigit() and t[-1].isdigit() and len(t[0]) < 12 and len(t[-1]) < 12:
+        a, b, op = int(t[0]), int(t[-1]), "".join(t[1:-1])
+        return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "=": a == b, "<>": a != b,
+                "!=": a != b}.get(op, False)  # 2>1, 1 < 2
     return False
 
 
@@ -240,13 +274,36 @@ def classify_sql(sql: str) -> tuple[Tier, str, str, bool]:
     return best[0], best[1], best[2], parsed
 
 
+def _effects(toks: list[str], verb: str):
+    """SELECT with effects: functions of :data:`EFFECT_FUNCTIONS`, ``INTO OUTFILE``, ``SELECT … INTO t``;
+    ``SET GLOBAL``/``SET PERSIST`` (server settings)."""
+    if verb == "set":
+        if len(toks) > 1 and toks[1] in ("global", "persist", "persist_only") or "@@global" in "".join(toks[:4]):
+            return M, "sql.set.global", "SQL SET GLOBAL (changes server settings)", True
+        return None
+    best = None
+    for k, t in enumerate(toks):
+        tier = EFFECT_FUNCTIONS.get(t)
+        if tier is not None and k + 1 < len(toks) and toks[k + 1] == "(" and (best is None or tier > best[0]):
+            best = (tier, f"sql.function.{t}", f"SQL calls {t}() (has effects)", True)
+        elif t in ("outfile", "dumpfile") and k and toks[k - 1] == "into":
+            best = (M, "sql.into_outfile", "SELECT INTO OUTFILE (writes a file on the server)", True)
+    if best is None and verb == "select" and "into" in _top_level(toks) and "from" in toks:
+        best = (M, "sql.select_into", "SELECT INTO (creates a table)", True)
+    return best
+
+
 def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
     toks = [t for t in tokens if t != "("] if tokens and tokens[0] == "(" else tokens
     if not toks:
         return S, "sql.empty", "empty SQL", True
     verb = toks[0]
     if verb == "\\" or verb.startswith("\\"):
+        if len(toks) > 1 and toks[1] in ("!", "o", "g", "gx", "i", "ir", "include", "copy", "w"):
+            return M, "sql.meta.effect", "client meta-command that runs a command or file", True
         return S, "sql.meta", "client meta-command", True
+    if verb == "system":
+        return M, "sql.meta.shell", "client command that runs a shell command", True
     if verb == "with":
         # the statement after the CTEs: the first top-level DML verb
         for t in _top_level(toks[1:]):
@@ -285,6 +342,10 @@ def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
     if verb in LOW_VERBS:
         return L, f"sql.{verb}", f"SQL {verb.upper()}", True
     if verb in SAFE_VERBS:
+        if verb in ("select", "with", "values", "call", "do") or verb == "set":
+            eff = _effects(toks, verb)
+            if eff is not None:
+                return eff
         return S, "sql.read", f"read-only SQL ({verb.upper()})", True
     if verb.startswith(".") or verb == ".":
         return S, "sql.meta", "client meta-command", True

@@ -138,6 +138,12 @@ INTERPRETERS = {
     "Rscript": ("e", frozenset()), "osascript": ("e", frozenset("l")), "tclsh": ("", frozenset()),
     "groovy": ("e", frozenset()), "julia": ("e", frozenset()), "elixir": ("e", frozenset()),
 }
+#: the language of each interpreter's inline code (for the calls :mod:`core.policy._pycode` reads)
+INTERPRETER_LANGS = {
+    "python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
+    "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "deno": "node", "bun": "node",
+    "php": "php", "lua": "lua", "luajit": "lua",
+}
 PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
 LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
 #: programs that print their (decoded, transformed) input: a shell fed by them runs hidden text
@@ -163,7 +169,15 @@ MOUNTERS = frozenset(("mount", "umount", "swapon", "swapoff", "losetup", "crypts
                       "pvremove", "lvcreate", "vgcreate", "pvcreate", "mdadm", "zpool", "zfs", "btrfs"))
 NETWORK_SENDERS = frozenset(("curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp", "http",
                              "https", "xh", "httpie", "ftp", "lftp", "rclone", "aws", "gsutil", "az", "mail",
-                             "sendmail", "mutt", "telnet"))
+                             "sendmail", "mutt", "telnet", "ssh", "s3cmd", "rclone", "gh", "mailx",
+                             "swaks", "ftp", "tftp", "smbclient", "xh", "xhs", "websocat", "wscat", "grpcurl"))
+#: programs that upload (or overwrite) the local files among their operands: a secret file operand is HIGH
+UPLOADERS = frozenset(("aws", "gsutil", "gcloud", "az", "azcopy", "rclone", "s3cmd", "mc", "b2", "gh", "http",
+                       "https", "xh", "xhs", "httpie", "transfer", "croc", "magic-wormhole", "wormhole", "ffsend",
+                       "smbclient"))
+#: programs that print their arguments, not the files they name (``echo ~/.ssh/id_rsa`` prints a path)
+SECRET_ECHOERS = frozenset(("echo", "printf", "test", "[", "ls", "stat", "file", "which", "realpath", "readlink",
+                            "basename", "dirname", "du", "wc", "chmod", "chown", "touch", "mkdir", "ssh-keygen"))
 HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"))
 HTTP_METHOD_TIERS = {"GET": S, "HEAD": S, "OPTIONS": S, "POST": M, "PUT": M, "PATCH": M, "DELETE": H}
 PROD_WORDS = frozenset(("prod", "production", "prd", "live"))
@@ -282,6 +296,21 @@ NO_DRY_RUN = frozenset(("rm", "rmdir", "unlink", "dd", "shred", "wipefs", "chmod
                         "node", "sgdisk", "mke2fs", "crontab", "iptables", "ufw"))
 # rsync/ssh/scp options taking an argument
 SSH_OPTS_WITH_ARG = frozenset("BbcDEeFIiJLlmOopQRSWw")
+#: ssh -o options whose value is a command (run locally; RemoteCommand on the host)
+SSH_COMMAND_OPTIONS = frozenset(("proxycommand", "localcommand", "knownhostscommand", "remotecommand"))
+#: git config keys whose value is a shell command (also pager.*, alias.*/credential.* starting with "!")
+GIT_COMMAND_KEYS = frozenset(("core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass",
+                              "core.gitproxy", "sequence.editor", "diff.external", "gpg.program",
+                              "gpg.ssh.program", "gpg.x509.program", "uploadpack.packobjectshook",
+                              "web.browser", "instaweb.httpd", "sendemail.smtpserver",
+                              "sendemail.tocmd", "sendemail.cccmd"))
+GIT_COMMAND_KEY_SUFFIXES = (".textconv", ".command", ".driver", ".cmd", ".clean", ".smudge", ".process",
+                            ".uploadpack", ".receivepack")
+#: environment variables whose value is a command some program runs (GIT_SSH_COMMAND=… git fetch)
+COMMAND_VARS = frozenset(("GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "GIT_EDITOR", "EDITOR", "VISUAL",
+                          "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND",
+                          "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "MANPAGER", "SYSTEMD_PAGER",
+                          "GIT_SEQUENCE_EDITOR", "SUDO_ASKPASS", "RSYNC_RSH", "CVS_RSH", "BROWSER"))
 SCP_OPTS_WITH_ARG = frozenset("cFiJloPSXD")
 RSYNC_OPTS_WITH_ARG = frozenset("eBfTM")
 CURL_OPTS_WITH_ARG = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
@@ -323,12 +352,12 @@ for _t, _ws in (
     (H, "config crypto key secret credential password auth permission grant role admin iam policy firewall dns "
         "database migration migrate systemd payment pay charge refund transfer withdraw billing production prod "
         "publish"),
-    (C, "shutdown reboot poweroff destroy wipe nuke self_modify"),
+    (C, "shutdown reboot poweroff destroy wipe nuke self_modify shut_down power_off"),
 ):
     for _w in _ws.split():
         ACTION_WORDS[_w] = _t
 REMOVAL_VERBS: dict[str, Tier] = {"delete": H, "remove": H, "drop": H, "purge": H, "truncate": H, "terminate": H,
-                                  "revoke": H, "destroy": C, "wipe": C, "nuke": C}
+                                  "revoke": H, "kill": H, "erase": H, "unlink": H, "rmdir": H, "rm": H, "destroy": C, "wipe": C, "nuke": C}
 LIGHT_OBJECTS = frozenset(("file", "dir", "folder", "branch", "tmp", "temp", "cache", "draft", "comment", "label",
                            "tag", "message", "session", "log"))
 SHELL_WORDS = frozenset(("terminal", "shell", "bash", "sh", "zsh", "cmd", "command", "exec"))
@@ -342,4 +371,24 @@ PATH_READ_VERBS = frozenset(("read", "get", "view", "open", "cat", "show", "load
 PATH_OBJECTS = frozenset(("file", "dir", "directory", "folder", "path", "content", "text", "notebook", "document",
                           "doc", "contents"))
 #: multi-word entries of the word list, matched on consecutive words
-WORD_PAIRS = frozenset(("format_code", "self_modify", "pull_request", "merge_request"))
+WORD_PAIRS = frozenset(("format_code", "self_modify", "pull_request", "merge_request", "shut_down", "power_off",
+                        "force_push", "hard_reset", "reset_hard"))
+for _w in ("force_push", "hard_reset", "reset_hard"):
+    ACTION_WORDS[_w] = H
+#: words of an MCP tool that run what the server is about (mcp__postgres__query is a database action,
+#: mcp__terminal__run a shell action)
+SERVER_RUN_WORDS = frozenset(("query", "run", "execute", "exec", "statement", "sql", "eval", "command", "write",
+                              "call"))
+#: action words under which a command that starts with a SQL statement keyword is read as SQL
+SQL_RUN_WORDS = frozenset(("query", "run", "execute", "exec", "statement", "eval", "code", "script"))
+SQL_STATEMENT_WORDS = frozenset(("select", "insert", "update", "delete", "drop", "truncate", "alter", "create",
+                                 "grant", "revoke", "merge", "replace", "with", "copy", "rename", "upsert"))
+#: programs an action is named after besides its own words (http_request given `curl -X DELETE …`)
+_HTTP_PROGRAMS = ("curl", "wget", "http", "https", "xh", "httpie")
+ACTION_PROGRAMS: dict[str, tuple] = {
+    "http": _HTTP_PROGRAMS, "https": _HTTP_PROGRAMS, "api": _HTTP_PROGRAMS, "request": _HTTP_PROGRAMS,
+    "fetch": _HTTP_PROGRAMS, "webhook": _HTTP_PROGRAMS, "rest": _HTTP_PROGRAMS, "url": _HTTP_PROGRAMS,
+    "web": _HTTP_PROGRAMS, "curl": _HTTP_PROGRAMS, "k8s": ("kubectl",), "kubernetes": ("kubectl",),
+    "kube": ("kubectl",), "container": ("docker", "podman"), "github": ("gh", "git"), "repo": ("git", "gh"),
+    "terraform": ("terraform", "tofu"), "infra": ("terraform", "tofu", "pulumi"), "cloud": ("aws", "gcloud", "az"),
+}
