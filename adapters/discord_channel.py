@@ -40,7 +40,7 @@ import discord.gateway
 import discord.http
 import yarl
 
-from adapters.cards import TIER_COLOURS, Card, build_card, cut, mask_secrets
+from adapters.cards import TIER_COLOURS, Card, CardEditLocks, build_card, cut, mask_secrets
 from core.channel import CardChange
 from core.crisis import detect_crisis, support_message
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
@@ -276,6 +276,7 @@ class DiscordChannel:
         self._stopping = False
         self._connector: asyncio.Task | None = None
         self._first_up = asyncio.Event()
+        self._edit_locks = CardEditLocks()
         self._approvers = set(config.approver_user_ids)
         self._approver_roles = set(config.approver_role_ids)
         self._press_channels = set(config.approval_channel_ids) | set(config.oncall_channel_ids)
@@ -516,25 +517,33 @@ class DiscordChannel:
             except Exception as exc:
                 log.warning("discord card %s:%s could not catch up: %r", channel_id, message_id, exc)
 
-    async def update_card(self, approval: Approval, change: CardChange) -> None:
+    async def update_card(self, approval: Approval, change: CardChange) -> bool:
+        """Edit every copy to the approval's current state in the ledger; edits of one approval run
+        one at a time, so an older state never lands over a newer one. Returns whether a copy existed."""
         if not self._ready():
             raise RuntimeError("discord is not connected: the card is brought up to date on reconnect")
-        refs = await self.broker.ledger.cards(approval.id, self.name)
-        embed = render_embed(build_card(approval))
-        view = None if approval.is_final else card_view(approval.id)
-        failed = []
-        for ref in refs:
-            channel_id, message_id = (int(x) for x in ref.split(":"))
-            try:
-                await self._edit(channel_id, message_id, embed=embed, view=view)
-            except Exception as exc:
-                log.warning("discord card %s not updated (%s): %r", ref, change.value, exc)
-                failed.append(ref)
+        async with self._edit_locks.hold(approval.id):
+            current = await self.broker.ledger.get(approval.id) or approval
+            refs = await self.broker.ledger.cards(approval.id, self.name)
+            embed = render_embed(build_card(current))
+            view = None if current.is_final else card_view(current.id)
+            failed = []
+            for ref in refs:
+                channel_id, message_id = (int(x) for x in ref.split(":"))
+                try:
+                    await self._edit(channel_id, message_id, embed=embed, view=view)
+                except Exception as exc:
+                    log.warning("discord card %s not updated (%s): %r", ref, change.value, exc)
+                    failed.append(ref)
         if failed:
             raise RuntimeError(f"discord cards not updated: {', '.join(failed)}")
+        return bool(refs)
 
     async def notify_oncall(self, approval: Approval) -> None:
         if not self._ready():
+            return
+        approval = await self.broker.ledger.get(approval.id) or approval
+        if approval.is_final:  # decided meanwhile: no page, and no live buttons on a closed approval
             return
         existing = {ref.split(":")[0] for ref in await self.broker.ledger.cards(approval.id, self.name)}
         card = build_card(approval)
@@ -547,6 +556,8 @@ class DiscordChannel:
             # The embed's author line says "Escalated: needs a decision" while it is pending.
             msg = await self._send(channel_id, embed=render_embed(card), view=card_view(approval.id))
             await self._record_card(approval, channel_id, msg.id)
+        if approval.is_final:  # decided meanwhile: no page, no live buttons for a closed approval
+            return
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if not self._ready():

@@ -28,7 +28,7 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.cards import Card, build_card
+from adapters.cards import Card, CardEditLocks, build_card
 from core.channel import CardChange
 from core.crisis import detect_crisis, support_message
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
@@ -132,6 +132,7 @@ class TelegramChannel:
         self._started = False
         self._connector: asyncio.Task | None = None
         self._prober: asyncio.Task | None = None
+        self._edit_locks = CardEditLocks()
         self._approvers = set(config.approver_ids)
 
     def bind(self, broker: Broker) -> None:
@@ -287,15 +288,21 @@ class TelegramChannel:
             await self._edit(chat_id, message_id, render_html(build_card(current)),
                              None if current.is_final else keyboard(current.id))
 
-    async def update_card(self, approval: Approval, change: CardChange) -> None:
+    async def update_card(self, approval: Approval, change: CardChange) -> bool:
+        """Edit every copy to the approval's state as the ledger has it now (not as it was when this
+        update was asked for): edits of one approval run one at a time, so a slow, retried edit can
+        never put back an older state over a newer one. Returns whether there was a copy to edit."""
         if self.app is None or not self._started:
             raise ChannelDown("telegram is not connected: the card is brought up to date on reconnect")
-        refs = await self.broker.ledger.cards(approval.id, self.name)
-        text = render_html(build_card(approval))
-        markup = None if approval.is_final else keyboard(approval.id)
-        for ref in refs:
-            chat_id, message_id = (int(x) for x in ref.split(":"))
-            await self._edit(chat_id, message_id, text, markup)
+        async with self._edit_locks.hold(approval.id):
+            current = await self.broker.ledger.get(approval.id) or approval
+            refs = await self.broker.ledger.cards(approval.id, self.name)
+            text = render_html(build_card(current))
+            markup = None if current.is_final else keyboard(current.id)
+            for ref in refs:
+                chat_id, message_id = (int(x) for x in ref.split(":"))
+                await self._edit(chat_id, message_id, text, markup)
+        return bool(refs)
 
     async def _edit(self, chat_id: int, message_id: int, text: str, markup) -> None:
         for attempt in range(4):
@@ -318,6 +325,9 @@ class TelegramChannel:
     async def notify_oncall(self, approval: Approval) -> None:
         if self.app is None or not self._started:
             return
+        approval = await self.broker.ledger.get(approval.id) or approval
+        if approval.is_final:  # decided meanwhile: no page, and no live buttons on a closed approval
+            return
         existing = {ref.split(":")[0] for ref in await self.broker.ledger.cards(approval.id, self.name)}
         card = build_card(approval)
         for chat_id in self.config.oncall_chat_ids:
@@ -330,6 +340,8 @@ class TelegramChannel:
                                    keyboard(approval.id))
             await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
             await self._catch_up(approval, chat_id, msg.message_id)
+        if approval.is_final:  # decided meanwhile: no page, no live buttons for a closed approval
+            return
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if self.app is None or not self._started:

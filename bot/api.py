@@ -232,9 +232,25 @@ async def _json_body(request: web.Request):
         raise ApiError(415, "unsupported_media_type", "Content-Type must be application/json")
     raw = await request.read()
     try:
-        return json.loads(raw)
+        return json.loads(raw, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except RecursionError:
+        raise ApiError(400, "malformed_json", "the body is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise ApiError(400, "malformed_json", f"the body is not valid JSON: {exc}") from None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    # {"command": "rm -rf /", "command": "ls"} must not be read one way here and another elsewhere.
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"the key {dup!r} appears twice in one object")
+    return out
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _wait_param(request: web.Request) -> float:

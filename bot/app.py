@@ -41,6 +41,10 @@ class AlreadyRunning(Exception):
     """Another daemon holds the socket."""
 
 
+class LedgerUnavailable(Exception):
+    """The ledger cannot be opened or migrated (the message names ``ledger.url``)."""
+
+
 class State(StrEnum):
     NEW = "new"
     RUNNING = "running"
@@ -101,8 +105,13 @@ class Daemon:
         sock = self._claim_socket()
         try:
             cfg = self.config
-            self._claim_ledger(cfg.ledger.resolved_url())
-            self.ledger = await Ledger.open(cfg.ledger.resolved_url())
+            url = cfg.ledger.resolved_url()
+            self._claim_ledger(url)
+            try:
+                self.ledger = await Ledger.open(url)
+            except Exception as exc:
+                reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                raise LedgerUnavailable(f"cannot open the ledger (ledger.url: {url}): {reason}") from exc
             policy = Policy(PolicyTables(
                 shell_actions=tuple(cfg.policy.shell_actions),
                 action_tiers=dict(cfg.policy.action_tiers),

@@ -134,7 +134,7 @@ def _cmd_run(args) -> int:
     import logging
 
     config = _load(args, secrets=True)  # before the heavy imports: a bad config fails fast (exit 2)
-    from bot.app import AlreadyRunning, Daemon
+    from bot.app import AlreadyRunning, Daemon, LedgerUnavailable
 
     logging.basicConfig(level=os.environ.get("SIGNOFF_LOG_LEVEL", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -142,7 +142,7 @@ def _cmd_run(args) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         asyncio.run(Daemon(config).run_until_signal())
-    except AlreadyRunning as exc:
+    except (AlreadyRunning, LedgerUnavailable) as exc:
         print(f"signoff: {exc}", file=sys.stderr)
         return EXIT_NO
     except OSError as exc:

@@ -129,8 +129,9 @@ class Broker:
         so each channel brings them up to date when it connects: a card never stays "pending"."""
         since = self.clock() - timedelta(days=days)
         for channel in self.channels:
-            ids = await self.ledger.owners_with_event("update_card_failed", channel.name, since)
-            self._stale.setdefault(channel.name, set()).update(ids)
+            stale = self._stale.setdefault(channel.name, set())
+            stale.update(await self.ledger.owners_with_event("update_card_failed", channel.name, since))
+            stale.update(await self.ledger.cards_behind(channel.name, since))
 
     async def refresh_stale(self, channel: Channel) -> int:
         """Re-apply the current state to every card of ``channel`` that missed an update (channels
@@ -368,6 +369,8 @@ class Broker:
             return False
         self._schedule(row.id, deadline)
         approval = await self.get(row.id)
+        if approval.is_final:  # decided just after the escalation: that decision's update wins
+            return False
         self._fan_out("update_card", approval, CardChange.ESCALATED)
         self._fan_out("notify_oncall", approval)
         return True
@@ -421,6 +424,8 @@ class Broker:
             return _FAILED
         if method == "update_card":
             self._stale.get(channel.name, set()).discard(approval.id)
+            if approval.is_final and result:  # lets a restart tell an edited card from one left behind
+                await self.record(approval.id, "card_updated", channel=channel.name, status=approval.status.value)
         if method == "post_card":
             await self.record(approval.id, "card_posted" if result else "card_not_shown", channel=channel.name)
         elif method == "notify_oncall":

@@ -111,11 +111,17 @@ class Origin:
 class CrisisDesk:
     """Raises, persists, delivers, re-alerts and acknowledges crisis alerts.
 
+    While the daemon runs, the alerts in memory are the authority (an acknowledgement is a check and
+    a set with no await between them, so the first responder wins); the ledger is written behind, one
+    alert's writes in order, retried for as long as it takes. A ledger outage therefore never delays
+    the resources, never stops re-alerts and never refuses an acknowledgement. At start-up the
+    unacknowledged alerts are read back from the ledger.
+
     Args:
-        ledger: where alerts are recorded (writes retried in the background).
+        ledger: where alerts are recorded.
         channels: the platform channels (the broker's list: shared, so later attachments count).
         settings: resources, ack timeout, re-alert bound, privacy.
-        scheduler: runs re-alert timers; None disables re-alerts (tests of other parts).
+        scheduler: runs re-alert timers; None disables re-alerts.
     """
 
     ledger: Ledger
@@ -124,7 +130,8 @@ class CrisisDesk:
     scheduler: JobScheduler | None = None
     clock: Callable[[], datetime] = utcnow
     _alerts: dict[str, CrisisAlert] = field(default_factory=dict)
-    _persisted: dict[str, asyncio.Task] = field(default_factory=dict)
+    _writes: dict[str, list[Callable[[], Awaitable]]] = field(default_factory=dict)
+    _writers: dict[str, asyncio.Task] = field(default_factory=dict)
     _tasks: set[asyncio.Task] = field(default_factory=set)
 
     def raise_alert(self, text: str, origin: Origin, match: CrisisMatch | None, alert_id: str | None = None
@@ -143,11 +150,12 @@ class CrisisDesk:
             approval_id=origin.approval_id, resources=self.settings.resources,
         )
         self._alerts[alert.id] = alert
-        self._persisted[alert.id] = self._spawn(self._persist(alert))
+        row, ev = self._row(alert), self._raised_event(alert)
+        self._write(alert.id, lambda: self.ledger.insert_crisis(row, ev))
         for channel in self.channels:
-            self._spawn(self._deliver(channel, "alert_crisis", alert, 0))
+            self._spawn(self._deliver(channel, "alert_crisis", alert.model_copy(), 0))
         self._schedule(alert)
-        return alert
+        return alert.model_copy()
 
     async def acknowledge(self, alert_id: str, actor: Actor) -> CrisisAlert:
         """Record the first responder ("I'm on it"); every copy of the alert is edited to show them.
@@ -156,33 +164,31 @@ class CrisisDesk:
             KeyError: unknown alert.
             AlreadyAcknowledged: someone else was first.
         """
-        await self._wait_persisted(alert_id)
+        alert = await self._load(alert_id)
+        if alert.acknowledged_by:
+            raise AlreadyAcknowledged(alert.model_copy())
         now = self.clock()
+        alert.acknowledged_at, alert.acknowledged_by, alert.acknowledged_by_name = now, actor.id, actor.name
         ev = _event(alert_id, "crisis_acknowledged", now, actor.id, actor.via.value, name=actor.name)
-        if not await self.ledger.acknowledge_crisis(alert_id, now, actor.id, actor.name, ev):
-            row = await self.ledger.get_crisis(alert_id)
-            if row is None:
-                raise KeyError(alert_id)
-            raise AlreadyAcknowledged(self._merge(row))
+        self._write(alert_id, lambda: self.ledger.acknowledge_crisis(alert_id, now, actor.id, actor.name, ev))
         if self.scheduler is not None:
             self.scheduler.cancel_job(f"crisis:{alert_id}")
-        alert = self._merge(await self.ledger.get_crisis(alert_id))
         for channel in self.channels:
-            self._spawn(self._deliver(channel, "update_crisis", alert))
-        return alert
+            self._spawn(self._deliver(channel, "update_crisis", alert.model_copy()))
+        return alert.model_copy()
 
     async def get(self, alert_id: str) -> CrisisAlert | None:
+        if alert_id in self._alerts:
+            return self._alerts[alert_id].model_copy()
         row = await self.ledger.get_crisis(alert_id)
-        if row is None:
-            return self._alerts.get(alert_id)
-        return self._merge(row)
+        return self._merge(row) if row is not None else None
 
     async def recover(self) -> int:
         """After a start: re-arm re-alerts of every unacknowledged alert still under its bound."""
         count = 0
         for row in await self.ledger.unacknowledged_crises():
-            if row.realerts < self.settings.max_realerts:
-                alert = self._merge(row)
+            alert = self._alerts.setdefault(row.id, self._merge(row))
+            if alert.realerts < self.settings.max_realerts:
                 self._schedule(alert, due=max(self.clock(), row.created_at + self._interval * (row.realerts + 1)))
                 count += 1
         return count
@@ -193,13 +199,15 @@ class CrisisDesk:
 
     async def on_ack_timeout(self, alert_id: str) -> None:
         """Nobody acknowledged in time: alert the responders and on-call again, and schedule the next."""
-        await self._wait_persisted(alert_id)
-        n = await self.ledger.count_realert(alert_id, _event(alert_id, "crisis_realerted", self.clock(), "timeout"))
-        if n is None:
+        alert = self._alerts.get(alert_id)
+        if alert is None or alert.acknowledged_by:
             return
-        alert = self._merge(await self.ledger.get_crisis(alert_id))
+        alert.realerts += 1
+        n = alert.realerts
+        ev = _event(alert_id, "crisis_realerted", self.clock(), "timeout", realert=n)
+        self._write(alert_id, lambda: self.ledger.set_crisis_realerts(alert_id, n, ev))
         for channel in self.channels:
-            self._spawn(self._deliver(channel, "alert_crisis", alert, n))
+            self._spawn(self._deliver(channel, "alert_crisis", alert.model_copy(), n))
         if n < self.settings.max_realerts:
             self._schedule(alert)
 
@@ -209,48 +217,70 @@ class CrisisDesk:
     def _interval(self) -> timedelta:
         return timedelta(seconds=self.settings.ack_timeout)
 
+    async def _load(self, alert_id: str) -> CrisisAlert:
+        if alert_id not in self._alerts:
+            row = await self.ledger.get_crisis(alert_id)
+            if row is None:
+                raise KeyError(alert_id)
+            self._alerts.setdefault(alert_id, self._merge(row))  # a concurrent load may have won
+        return self._alerts[alert_id]
+
     def _schedule(self, alert: CrisisAlert, due: datetime | None = None) -> None:
         if self.scheduler is not None and self.settings.max_realerts > 0:
             self.scheduler.schedule_job(f"crisis:{alert.id}", due or self.clock() + self._interval,
                                         self.on_ack_timeout, alert.id)
 
-    def _merge(self, row: CrisisAlertRow) -> CrisisAlert:
-        known = self._alerts.get(row.id)
-        return CrisisAlert(
-            id=row.id, created_at=row.created_at, category=row.category,
-            evidence=row.evidence or (known.evidence if known else None),
-            text=row.text or (known.text if known else None), source=row.source, chat=row.chat,
-            user_ref=row.user_ref, user_name=row.user_name, agent=row.agent, session=row.session,
-            approval_id=row.approval_id, acknowledged_at=row.acknowledged_at, acknowledged_by=row.acknowledged_by,
-            acknowledged_by_name=row.acknowledged_by_name, realerts=row.realerts, resources=self.settings.resources,
-        )
-
-    async def _wait_persisted(self, alert_id: str) -> None:
-        task = self._persisted.get(alert_id)
-        if task is not None:
-            await asyncio.shield(task)
-
-    async def _persist(self, alert: CrisisAlert) -> None:
+    def _row(self, alert: CrisisAlert) -> CrisisAlertRow:
         keep = self.settings.store_text
-        row = CrisisAlertRow(
+        return CrisisAlertRow(
             id=alert.id, created_at=alert.created_at, category=alert.category,
             evidence=alert.evidence if keep else None, text=alert.text if keep else None,
             text_hash=hashlib.sha256((alert.text or "").encode("utf-8", "surrogatepass")).hexdigest(),
             source=alert.source, chat=alert.chat, user_ref=alert.user_ref, user_name=alert.user_name,
             agent=alert.agent, session=alert.session, approval_id=alert.approval_id,
         )
-        ev = _event(alert.id, "crisis", alert.created_at, alert.user_ref or (f"agent:{alert.agent}" if alert.agent else None),
-                    alert.source, category=alert.category, approval_id=alert.approval_id)
-        for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):
+
+    @staticmethod
+    def _raised_event(alert: CrisisAlert) -> EventRow:
+        actor = alert.user_ref or (f"agent:{alert.agent}" if alert.agent else None)
+        return _event(alert.id, "crisis", alert.created_at, actor, alert.source, category=alert.category,
+                      approval_id=alert.approval_id)
+
+    def _merge(self, row: CrisisAlertRow) -> CrisisAlert:
+        return CrisisAlert(
+            id=row.id, created_at=row.created_at, category=row.category, evidence=row.evidence, text=row.text,
+            source=row.source, chat=row.chat, user_ref=row.user_ref, user_name=row.user_name, agent=row.agent,
+            session=row.session, approval_id=row.approval_id, acknowledged_at=row.acknowledged_at,
+            acknowledged_by=row.acknowledged_by, acknowledged_by_name=row.acknowledged_by_name,
+            realerts=row.realerts, resources=self.settings.resources,
+        )
+
+    def _write(self, alert_id: str, write: Callable[[], Awaitable]) -> None:
+        """Queue a ledger write for this alert; its writes run in order, each retried until it lands."""
+        self._writes.setdefault(alert_id, []).append(write)
+        writer = self._writers.get(alert_id)
+        if writer is None or writer.done():
+            self._writers[alert_id] = self._spawn(self._run_writes(alert_id))
+
+    async def _run_writes(self, alert_id: str) -> None:
+        queue = self._writes[alert_id]
+        attempt = 0
+        while queue:
             try:
-                await self.ledger.insert_crisis(row, ev)
-                return
+                await queue[0]()
             except Exception as exc:
-                if delay is None:
-                    log.error("crisis alert %s could not be recorded after %d attempts: %r", alert.id, attempt + 1, exc)
-                    return
-                log.warning("recording crisis alert %s failed (%r); retrying in %s s", alert.id, exc, delay)
+                delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
+                log.warning("recording crisis alert %s failed (%r); retrying in %s s", alert_id, exc, delay)
+                attempt += 1
                 await asyncio.sleep(delay)
+                continue
+            queue.pop(0)
+            attempt = 0
+        del self._writes[alert_id]
+        self._writers.pop(alert_id, None)
+        alert = self._alerts.get(alert_id)
+        if alert is not None and alert.acknowledged_by:
+            del self._alerts[alert_id]  # settled and recorded: the ledger has it
 
     async def _deliver(self, channel, method: str, alert: CrisisAlert, *args) -> None:
         for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import DateTime, event, func, or_, select, update
+from sqlalchemy import DateTime, event, exists, func, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -460,7 +460,8 @@ class Ledger:
 
     async def acknowledge_crisis(self, alert_id: str, at: datetime, actor_id: str, actor_name: str | None,
                                  event: EventRow) -> bool:
-        """Compare-and-set: the first acknowledgement wins. Returns False when it was acknowledged already."""
+        """Compare-and-set: the first acknowledgement wins. Returns False when it was acknowledged already
+        (then nothing is written, so a retried write cannot record the event twice)."""
         async with self._write() as s:
             res = await s.exec(
                 update(CrisisAlertRow)
@@ -474,21 +475,12 @@ class Ledger:
             await s.commit()
             return True
 
-    async def count_realert(self, alert_id: str, event: EventRow) -> int | None:
-        """Add one to an unacknowledged alert's re-alert count; None when acknowledged (or unknown)."""
+    async def set_crisis_realerts(self, alert_id: str, realerts: int, event: EventRow) -> None:
+        """Record that an alert has been sent again ``realerts`` times (absolute: safe to retry)."""
         async with self._write() as s:
-            res = await s.exec(
-                update(CrisisAlertRow)
-                .where(CrisisAlertRow.id == alert_id, CrisisAlertRow.acknowledged_at.is_(None))
-                .values(realerts=CrisisAlertRow.realerts + 1)
-            )
-            if res.rowcount != 1:
-                await s.rollback()
-                return None
+            await s.exec(update(CrisisAlertRow).where(CrisisAlertRow.id == alert_id).values(realerts=realerts))
             s.add(event)
             await s.commit()
-            row = await s.get(CrisisAlertRow, alert_id)
-            return row.realerts
 
     async def unacknowledged_crises(self) -> list[CrisisAlertRow]:
         async with self._sessions() as s:
@@ -542,6 +534,19 @@ class Ledger:
         async with self._sessions() as s:
             res = await s.exec(q)
             return [r for r in res.scalars().all()]
+
+    async def cards_behind(self, channel: str, since: datetime) -> list[str]:
+        """Approvals final since ``since`` with a card on ``channel`` that was not updated after the
+        decision (the edit failed, was cut by a stop or a crash, or never ran)."""
+        has_card = exists().where(CardRow.approval_id == ApprovalRow.id, CardRow.channel == channel,
+                                  CardRow.purpose == "approval")
+        updated = exists().where(EventRow.approval_id == ApprovalRow.id, EventRow.channel == channel,
+                                 EventRow.kind == "card_updated", EventRow.at >= ApprovalRow.decided_at)
+        q = select(ApprovalRow.id).where(ApprovalRow.status != Status.PENDING.value, ApprovalRow.decided_at >= since,
+                                         has_card, ~updated)
+        async with self._sessions() as s:
+            res = await s.exec(q)
+            return list(res.scalars().all())
 
     async def count(self) -> int:
         async with self._sessions() as s:
