@@ -433,3 +433,21 @@ async def test_doctor_checks_the_discord_token(discord, short_tmp):
     report = await _asyncio.to_thread(check, str(bad))
     text = report.render()
     assert "discord: login failed" in text and "nobody could approve" in text
+
+
+async def test_card_decided_while_discord_is_down_is_fixed_when_it_is_back(discord, start_daemon, short_tmp):
+    dc = discord
+    daemon, api = await start_daemon(config(short_tmp, dc, terminal=True))
+    channel = next(c for c in daemon.channels if c.name == "discord")
+    channel.rest_timeout = 1.0
+    _, approval = await api.call("POST", "/v1/approvals", json=MEDIUM_CMD)
+    card = await _card(dc)
+    dc.down = True
+    await dc.wait_for(lambda: daemon.health()["discord"] == "down", timeout=10, what="discord seen down")
+    _, decided = await api.call("POST", f"/v1/approvals/{approval['id']}/decision", json={"decision": "deny"})
+    assert decided["status"] == "denied"
+    await daemon.broker.drain()
+    assert card.components  # could not be edited while down
+    dc.down = False
+    await dc.wait_for(lambda: not card.components and "Denied" in embed_text(card), timeout=15,
+                      what="the stale card is brought up to date")
