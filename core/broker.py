@@ -100,7 +100,7 @@ class Broker:
         self.clock = clock
         self.channels: list[Channel] = []
         self.crisis = CrisisDesk(ledger, self.channels, self.settings.crisis, clock=clock)
-        self._waiters: dict[str, asyncio.Event] = {}
+        self._waiters: dict[str, asyncio.Future] = {}  # approval id -> resolves with the final approval
         self._unrecorded: dict[str, Approval] = {}  # crisis approvals whose ledger write is in flight
         self._stale: dict[str, set[str]] = {}  # channel name -> approvals whose cards missed an update
         self._tasks: set[asyncio.Task] = set()
@@ -327,17 +327,18 @@ class Broker:
         now = self.clock()
         ev = _event(approval_id, kind, now, actor=actor.id, channel=actor.via.value, outcome=status.value,
                     name=actor.name, note=note)
-        if not await self.ledger.finalize(approval_id, status, now, actor, note, ev):
+        decided = await self.ledger.finalize(approval_id, status, now, actor, note, ev)
+        if decided is None:
             current = await self.get(approval_id)  # NotFound when unknown
             raise AlreadyDecided(current)
-        return self._after_final(await self.get(approval_id), change)
+        return self._after_final(decided, change)
 
     def _after_final(self, approval: Approval, change: CardChange) -> Approval:
         if self.scheduler is not None:
             self.scheduler.cancel(approval.id)
         waiter = self._waiters.pop(approval.id, None)
-        if waiter is not None:
-            waiter.set()
+        if waiter is not None and not waiter.done():
+            waiter.set_result(approval)
         self._fan_out("update_card", approval, change)
         return approval
 
@@ -359,8 +360,9 @@ class Broker:
         if nxt is None:
             ev = _event(row.id, "expired", now, actor="timeout", channel="timeout", tier=tier.name,
                         after_restart=restart or None)
-            if await self.ledger.finalize(row.id, Status.EXPIRED, now, TIMEOUT_ACTOR, None, ev):
-                self._after_final(await self.get(row.id), CardChange.EXPIRED)
+            expired = await self.ledger.finalize(row.id, Status.EXPIRED, now, TIMEOUT_ACTOR, None, ev)
+            if expired is not None:
+                self._after_final(expired, CardChange.EXPIRED)
             return False
         deadline = now + self.settings.timeout(nxt)
         ev = _event(row.id, "escalated", now, actor="timeout", from_tier=tier.name, to_tier=nxt.name,
@@ -380,16 +382,19 @@ class Broker:
         approval = await self.get(approval_id)
         if approval.is_final or timeout <= 0:
             return approval
-        waiter = self._waiters.setdefault(approval_id, asyncio.Event())
-        # Re-read after registering: a decision between the read and the registration set no event.
-        approval = await self.get(approval_id)
-        if not approval.is_final:
-            try:
-                await asyncio.wait_for(waiter.wait(), timeout)
-            except TimeoutError:
-                pass
+        waiter = self._waiters.get(approval_id)
+        if waiter is None:
+            waiter = self._waiters[approval_id] = asyncio.get_running_loop().create_future()
+            # Re-read after registering: a decision between the read and the registration set nothing.
             approval = await self.get(approval_id)
-        return approval
+            if approval.is_final:
+                self._waiters.pop(approval_id, None)
+                return approval
+        try:
+            # shield: one waiter timing out must not cancel the future the others share
+            return await asyncio.wait_for(asyncio.shield(waiter), timeout)
+        except TimeoutError:
+            return await self.get(approval_id)
 
     async def record(self, approval_id: str | None, kind: str, actor: str | None = None,
                      channel: str | None = None, **details) -> None:

@@ -376,11 +376,11 @@ class Ledger:
         actor: Actor | None,
         note: str | None,
         event: EventRow,
-    ) -> bool:
+    ) -> Approval | None:
         """Compare-and-set a pending approval to a final ``status`` and append ``event``, atomically.
 
         Returns:
-            True if this call decided it; False if it was not pending (someone else won).
+            The approval as decided by this call; None if it was not pending (someone else won).
         """
         values: dict[str, Any] = {"status": status.value, "decided_at": at, "note": note}
         if actor is not None:
@@ -390,13 +390,16 @@ class Ledger:
                 update(ApprovalRow)
                 .where(ApprovalRow.id == approval_id, ApprovalRow.status == Status.PENDING.value)
                 .values(**values)
+                .returning(ApprovalRow)  # the decided row in the same round trip
             )
-            if res.rowcount != 1:
+            row = res.scalars().first()
+            if row is None:
                 await s.rollback()
-                return False
+                return None
+            approval = row.to_model()
             s.add(event)
             await s.commit()
-            return True
+            return approval
 
     async def escalate(
         self, approval_id: str, from_tier: Tier, to_tier: Tier, deadline: datetime, event: EventRow

@@ -58,6 +58,8 @@ class PolicyTables:
 def _display(text: str) -> str:
     """Text for one line of a reason: line breaks shown as ⏎ (they separate commands), blanks collapsed,
     backtick pairs shown as ``$(…)`` (what they are; the reason itself is quoted with backticks)."""
+    if "`" not in text and "\n" not in text and "\r" not in text:
+        return " ".join(text.split())
     if "\n" in text or "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", " ⏎ ")
     one = " ".join(text.split())
@@ -79,26 +81,27 @@ def _find_focus(text: str, focus) -> tuple[int, int]:
     if not focus:
         return -1, 0
     words = [w for w in focus[:16] if w and "\x00" not in w]
-    needles = []
+    if not words:
+        return -1, 0
     if len(words) > 1:
-        needles.append(" ".join(words)[:60])
-        needles.append(" ".join(words[1:])[:60])
-    needles.extend(sorted((w for w in words if len(w) > 1), key=len, reverse=True)[:4])
-    if words:
-        needles.append(words[0])
-    for nd in needles:
-        if nd:
+        for nd in (" ".join(words)[:60], " ".join(words[1:])[:60]):
             pos = text.find(nd)
             if pos >= 0:
                 return pos, len(nd)
+    for nd in sorted((w for w in words if len(w) > 1), key=len, reverse=True)[:4] + [words[0]]:
+        pos = text.find(nd)
+        if pos >= 0:
+            return pos, len(nd)
     return -1, 0
 
 
 def _snippet(text: str, limit: int = 80, focus=None) -> str:
     """The command for the reason: its first ``limit`` characters, or, when the part that decided is
     further on, a window around that part (``…rm -rf /etc…``) so the reason never hides it."""
-    pos, ln = _find_focus(text, focus) if focus is not None and len(text) > limit else (-1, 0)
-    if pos >= 0:
+    if len(text) <= limit:
+        return _display(text)
+    pos, ln = _find_focus(text, focus) if focus is not None else (-1, 0)
+    if pos + ln >= limit - 1:
         head = _display(text[:pos + ln + 1])
         if len(head) > limit - 1:
             start = max(0, pos - 24)
@@ -138,6 +141,7 @@ class Policy:
         self._extra_exact = frozenset(exact_key(n) for n in tables.action_tiers)
         self._reader = ShellReader(tables.read_only_programs)
         self._action_cache: dict = {}
+        self._flag_cache: dict = {}
 
     # ------------------------------------------------------------------ public
     def classify(self, action: str, command: str | None = None, description: str | None = None,
@@ -182,9 +186,13 @@ class Policy:
         words = split_words(tool)
         wset = frozenset(words)
         # exact names also match when written in camelCase or plural (killProcesses → kill_process)
-        wkey = "_".join(words)
-        if key not in self._exact and wkey in self._exact:
-            key = wkey
+        if key not in self._exact and words:
+            wkey = "_".join(words)
+            last = words[-1]
+            for cand in (wkey, wkey[:-2] if last.endswith("es") else "", wkey[:-1] if last.endswith("s") else ""):
+                if cand and cand in self._exact:
+                    key = cand
+                    break
         server = frozenset(split_words(server_part(action)))
         if key in self._shell_actions or exact_key(action) in self._shell_actions:
             res = ("shell", None)
@@ -235,7 +243,7 @@ class Policy:
         if command.strip():
             acc = self._shell_tier(command, cwd)
             # the command may be code too (execute_python, jupyter_run): its calls count (fail closed)
-            if scan_code(command):
+            if ("(" in command or "`" in command) and scan_code(command):
                 _scan_code(self._reader, command, _ctx_for(self._reader, cwd), acc)
             if acc.tier > best[0]:
                 raise_to(Tier(acc.tier), acc.rule, _because(acc, command))
@@ -248,30 +256,47 @@ class Policy:
     def _http_and_paths(self, action, words, command, cwd, raise_to):
         """``METHOD URL`` for every action; the path rules for actions that write or read a path."""
         text = command.strip()
+        flags = self._flag_cache.get(action)
+        if flags is None:
+            wset = set(words)
+            flags = (bool(wset & T.PATH_WRITE_VERBS) and (bool(wset & T.PATH_OBJECTS) or len(words) == 1),
+                     bool(wset & T.PATH_READ_VERBS) and bool(wset & T.PATH_OBJECTS))
+            if len(self._flag_cache) < 4096:
+                self._flag_cache[action] = flags
+        writes, reads = flags
+        c0 = text[:1]
+        if ("A" <= c0 <= "Z" or c0 in "dgpho") and " " in text[:8]:
+            self._http_method(text, raise_to)
+        if writes or reads:
+            self._path_rules(action, text, cwd, writes, reads, raise_to)
+
+    def _http_method(self, text, raise_to):
         toks = text.split(None, 2)
-        if len(toks) >= 2:
+        if len(toks) >= 2 and len(toks[0]) <= 7:
             method = toks[0] if toks[0] in T.HTTP_METHODS else (toks[0].upper() if len(toks) == 2 else "")
             if method in T.HTTP_METHODS and toks[1].startswith(("http://", "https://", "/")):
                 t = T.HTTP_METHOD_TIERS.get(method, M)
                 raise_to(t, f"http.{method.lower()}", f"HTTP {method} request to {_snippet(toks[1], 60)}")
-        wset = set(words)
-        writes = bool(wset & T.PATH_WRITE_VERBS) and (bool(wset & T.PATH_OBJECTS) or len(words) == 1)
-        reads = bool(wset & T.PATH_READ_VERBS) and bool(wset & T.PATH_OBJECTS)
-        if writes or reads:
-            for p in _path_tokens(text):
-                cls = P.classify_path(p, cwd, cwd, None)
-                if writes:
-                    if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE, P.BLOCKDEV, P.SYSRQ, P.HOME):
-                        raise_to(H, f"action.path_write.{cls}", f"{action} on {_snippet(p, 60)} ({P.label(cls)})")
-                    elif cls == P.ENV:
-                        raise_to(M, "action.path_write.env", f"{action} on {_snippet(p, 60)} (.env file)")
-                if reads and (cls in (P.SENSITIVE, P.ENV) or p in T.SECRET_READ_FILES):
-                    raise_to(M, "action.path_read.secret", f"{action} reads {_snippet(p, 60)} "
-                                                           f"({P.label(cls)}) into the agent's context")
+
+    def _path_rules(self, action, text, cwd, writes, reads, raise_to):
+        """Path rules of actions that write or read the path in their command (tiers.md)."""
+        for p in _path_tokens(text):
+            cls = P.classify_path(p, cwd, cwd, None)
+            if writes:
+                if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE, P.BLOCKDEV, P.SYSRQ, P.HOME):
+                    raise_to(H, f"action.path_write.{cls}", f"{action} on {_snippet(p, 60)} ({P.label(cls)})")
+                elif cls == P.ENV:
+                    raise_to(M, "action.path_write.env", f"{action} on {_snippet(p, 60)} (.env file)")
+            if reads and (cls in (P.SENSITIVE, P.ENV) or p in T.SECRET_READ_FILES):
+                raise_to(M, "action.path_read.secret", f"{action} reads {_snippet(p, 60)} "
+                                                       f"({P.label(cls)}) into the agent's context")
 
     def _sql_command(self, words, command, raise_to):
         """Actions that run a query (run_query, execute_query, query) read a SQL command as SQL."""
-        if not (set(words) & T.SQL_RUN_WORDS):
+        for w in words:
+            if w in T.SQL_RUN_WORDS:
+                break
+        else:
             return
         head = command.lstrip().split(None, 1)
         if head and head[0].lower().rstrip(";") in T.SQL_STATEMENT_WORDS:

@@ -145,6 +145,8 @@ def _read_args(code: str, i: int) -> tuple[list, str]:
     paren = j < n and code[j] == "("
     if paren:
         j += 1
+    if code.startswith("glob", j) and not code[j + 4:j + 5].isalnum():
+        j += 4  # Perl: unlink glob "/etc/*"
     out: list = []
     start = j
     # a leading non-literal argument (os.P_WAIT, a mode constant) is skipped once

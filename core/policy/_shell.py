@@ -55,7 +55,7 @@ class Ctx:
     """Data flow state while reading one script."""
 
     __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
-                 "written", "tainted")
+                 "written", "tainted", "secretish")
 
     def __init__(self, cwd: str | None, ws: str | None, user: str | None):
         self.env: dict = {}
@@ -70,6 +70,7 @@ class Ctx:
         self.budget = new_budget(nodes=MAX_NODES)
         self.written: dict = {}  # files written in this text with literal content (echo … > f)
         self.tainted: set = set()  # variables holding secret file contents (K=$(cat ~/.ssh/id_rsa))
+        self.secretish = True  # False: the text cannot name a secret file (no secret-flow reading needed)
 
     def child(self, deeper: bool = False) -> Ctx:
         c = Ctx.__new__(Ctx)
@@ -85,6 +86,7 @@ class Ctx:
         c.budget = self.budget
         c.written = self.written
         c.tainted = self.tainted
+        c.secretish = self.secretish
         return c
 
 
@@ -209,6 +211,7 @@ class ShellReader:
                 if len(parts) > 2 and parts[1] in ("home", "Users"):
                     user = parts[2]
             ctx = Ctx(ws, ws, user)
+            ctx.secretish = _SECRET_HINT.search(text) is not None
         if len(text) < 512 and not _NOT_PLAIN.search(text):
             done = self._plain_list(text, ctx, acc)
             if done:
@@ -725,7 +728,7 @@ class ShellReader:
             out = OTHER
         if type(stdin) is tuple and stdin[0] == "file" and prog in T.NETWORK_SENDERS:
             self.sends_secret(prog, stdin[1], ctx, acc)
-        if out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS:
+        if ctx.secretish and (out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS):
             out = self._secret_flow(prog, args, metas, stdin, ctx, acc, out)
         if dry:
             acc.add(min(max(target.tier, S), L), "shell.dry_run", f"dry run: {target.reason or prog}")
@@ -887,7 +890,7 @@ class ShellReader:
             for a in args:
                 if "=" in a and not a.startswith("-"):
                     name, val = a.split("=", 1)
-                    acc.add(L, "shell.alias", f"alias {name} defined")
+                    acc.add(S, "shell.alias", f"alias {name} defined")
                     self.run_text(val, ctx, acc)
             return None
         if prog == "unset":
@@ -902,9 +905,9 @@ _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", 
 
 
 #: text that may name a secret file (a cheap test before the path is classified)
-_SECRET_HINT = re.compile("|".join(re.escape(x) for x in sorted(
-    {f.rsplit("/", 1)[-1] for f in T.SENSITIVE_HOME_FILES} | set(T.SENSITIVE_HOME_DIRS) | {".env", "shadow",
-                                                                                            "sudoers"})))
+_SECRET_HINT = re.compile(r"\.(?:" + "|".join(sorted({re.escape(
+    f.split("/", 1)[0] if not f.startswith(".config/") else f)[2:] for f in T.SENSITIVE_HOME_FILES} | {
+    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers")
 
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -1085,7 +1088,7 @@ def h_rm(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args)
     if "--no-preserve-root" in o.longs:
         acc.add(C, "shell.rm.no_preserve_root", "rm --no-preserve-root (allows deleting /)")
-    rec = 1 if (o.flags & {"r", "R"} or "--recursive" in o.longs) else 0
+    rec = 1 if (o.flags & {"r", "R"} or "--recursive" in o.longs or prog in T.RECURSIVE_DELETERS) else 0
     if prog in ("unlink", "rmdir"):
         rec = 0
     if not rec and ctx.implied:
@@ -2831,9 +2834,28 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def _package_runner_argv(prog, args):
+    """``npx rimraf /``, ``bunx x``, ``pnpm dlx x``, ``yarn dlx x``, ``bun x x``, ``pipx run x``, ``uvx x``:
+    the command the fetched package runs, or None."""
+    i = 0
+    if prog in ("pnpm", "yarn", "bun", "pipx"):
+        if not args or args[0] not in ("dlx", "x", "run"):
+            return None
+        i = 1
+    n = len(args)
+    while i < n and args[i].startswith("-"):
+        i += 2 if args[i] in ("-p", "--package", "--spec", "-c", "--call") else 1
+    return args[i:] if i < n else None
+
+
 def h_pkg(r, prog, args, metas, ctx, acc, stdin):
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
+    if prog in T.PACKAGE_RUNNERS:
+        run = _package_runner_argv(prog, args)
+        if run:
+            # the fetched tool's command counts too (npx rimraf / is a recursive delete of /)
+            r.run_argv(run, [None] * len(run), ctx.child(), acc, stdin)
     pub = T.PUBLISHERS.get(prog)
     if pub and sub in pub:
         if prog == "yarn" and sub == "npm" and (len(pos) < 2 or pos[1] != "publish"):
@@ -2993,13 +3015,15 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
     else:
         items = [MARK]
     c = ctx.child()
+    # secret contents read by xargs become the command's arguments (cat .env | xargs curl -d)
+    meta = (SECRET, False, None) if stdin == SECRET else None
     if repl:
         for it in items:
             argv = [x.replace(repl, it) for x in cmd]
-            r.run_argv(argv, [None] * len(argv), c, acc, None)
+            r.run_argv(argv, [meta if repl in x else None for x in cmd], c, acc, None)
     else:
         argv = cmd + items if items != [""] else list(cmd)
-        r.run_argv(argv, [None] * len(argv), c, acc, None)
+        r.run_argv(argv, [None] * len(cmd) + [meta] * (len(argv) - len(cmd)), c, acc, None)
     return OTHER
 
 
@@ -3035,7 +3059,7 @@ def h_tar(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("fCT"), frozenset(("--directory", "--file")))
     d = _first(o, "C", "--directory")
     if d and ("x" in flags or "x" in o.flags or "--extract" in o.longs):
-        r.write_path(d.rstrip("/") + "/x", ctx, acc, "extract into")
+        r.write_path((d.rstrip("/") + "/x") if d.strip("/") else "/", ctx, acc, "extract into")
     acc.add(L, "shell.program", prog)
     return OTHER
 
@@ -3067,14 +3091,14 @@ def h_unzip(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("dx"))
     d = _first(o, "d")
     if d:
-        r.write_path(d.rstrip("/") + "/x", ctx, acc, "extract into")
+        r.write_path((d.rstrip("/") + "/x") if d.strip("/") else "/", ctx, acc, "extract into")
     acc.add(L, "shell.program", prog)
     return OTHER
 
 
 def _build_handlers() -> dict:
     h: dict = {}
-    for p in ("rm", "unlink", "rmdir_", "srm", "trash", "trash-put"):
+    for p in ("rm", "unlink", "rmdir_", "srm", "trash", "trash-put") + tuple(T.RECURSIVE_DELETERS):
         h[p] = h_rm
     h["rmdir"] = h_touch
     h["find"] = h_find
@@ -3150,7 +3174,7 @@ def _build_handlers() -> dict:
     h["redis-cli"] = h_redis
     for p in T.SQL_CLIENTS:
         h[p] = h_sql_client
-    for p in set(T.INSTALLERS) | set(T.PUBLISHERS):
+    for p in set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS:
         if p not in h:
             h[p] = h_pkg
     for p in T.DEPLOY_TOOLS:

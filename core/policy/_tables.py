@@ -229,6 +229,10 @@ INSTALLERS = {
     "cabal": ("install",), "dotnet": ("add", "tool"), "krew": ("install",),
     "easy_install": None, "pip-sync": None, "sdk": ("install",),
 }
+#: programs that fetch a package and run its command (the command counts too)
+PACKAGE_RUNNERS = frozenset(("npx", "bunx", "pnpm", "yarn", "bun", "pipx", "uvx"))
+#: delete programs that are always recursive (``rimraf dir``)
+RECURSIVE_DELETERS = frozenset(("rimraf", "del-cli", "rmrf"))
 NPM_LIKE = frozenset(("npm", "yarn", "pnpm", "bun"))
 #: git subcommands that only read (listing forms of branch/tag/remote/stash are handled in code)
 GIT_READ = frozenset((
@@ -388,7 +392,5 @@ _HTTP_PROGRAMS = ("curl", "wget", "http", "https", "xh", "httpie")
 ACTION_PROGRAMS: dict[str, tuple] = {
     "http": _HTTP_PROGRAMS, "https": _HTTP_PROGRAMS, "api": _HTTP_PROGRAMS, "request": _HTTP_PROGRAMS,
     "fetch": _HTTP_PROGRAMS, "webhook": _HTTP_PROGRAMS, "rest": _HTTP_PROGRAMS, "url": _HTTP_PROGRAMS,
-    "web": _HTTP_PROGRAMS, "curl": _HTTP_PROGRAMS, "k8s": ("kubectl",), "kubernetes": ("kubectl",),
-    "kube": ("kubectl",), "container": ("docker", "podman"), "github": ("gh", "git"), "repo": ("git", "gh"),
-    "terraform": ("terraform", "tofu"), "infra": ("terraform", "tofu", "pulumi"), "cloud": ("aws", "gcloud", "az"),
+    "web": _HTTP_PROGRAMS, "curl": _HTTP_PROGRAMS,
 }
