@@ -3,7 +3,17 @@
 Public names: :func:`detect_crisis`, :class:`CrisisMatch`, :data:`DEFAULT_RESOURCES`, :class:`Resource`, :func:`support_message`.
 """
 
-from core.crisis._detect import CrisisMatch, detect_crisis
 from core.crisis._resources import DEFAULT_RESOURCES, Resource, support_message
+
+
+def __getattr__(name: str):
+    # The detector compiles its phrase tables on import (~0.1 s): load it only when it is used, so
+    # `signoff request` (which only needs Resource, through the config) starts fast.
+    if name in ("CrisisMatch", "detect_crisis"):
+        from core.crisis import _detect
+
+        return getattr(_detect, name)
+    raise AttributeError(f"module 'core.crisis' has no attribute {name!r}")
+
 
 __all__ = ["CrisisMatch", "DEFAULT_RESOURCES", "Resource", "detect_crisis", "support_message"]
