@@ -159,7 +159,8 @@ def classifier() -> dict:
     out = subprocess.run([sys.executable, str(Path(__file__).with_name("classify.py")), "--json"],
                          capture_output=True, text=True, check=True).stdout
     data = json.loads(out)
-    return {"per_s": data.get("per_s"), "hostile_32k_ms": data.get("hostile_worst_ms")}
+    worst = max((v["ms"] for v in (data.get("worst_hostile") or {}).values()), default=None)
+    return {"per_s": data.get("per_second"), "hostile_32k_ms": worst}
 
 
 async def main_async(quick: bool) -> dict:

@@ -134,7 +134,7 @@ class ApiServer:
         """Serve on an already bound, listening Unix socket."""
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
-        await web.SockSite(self._runner, sock).start()
+        await web.SockSite(self._runner, sock, backlog=1024).start()
 
     async def stop(self) -> None:
         if self._runner is not None:
