@@ -27,16 +27,12 @@ _CONTEXT = Automaton([p for p in P.PATTERNS if p[1] in P.MARKER_CATEGORIES and p
                      pid_offset=len(_MAIN.patterns) + len(_EXCLUDE.patterns))
 _PATTERNS = _MAIN.patterns + _EXCLUDE.patterns + _CONTEXT.patterns
 _EXCLUDE_REACH = 10
-_CONTEXT_FREE = frozenset("wnc")  # flags that need no context markers  # an idiom starts at most this many tokens before the phrase it clears
+_CONTEXT_FREE = frozenset("wnco")  # flags that need no context markers  # an idiom starts at most this many tokens before the phrase it clears
 _EVIDENCE_MAX = 300
 #: texts longer than this are read in windows (early exit on the first strong hit, repeated windows skipped)
 _WINDOW = 2048
 _OVERLAP = 160  # characters shared by neighbouring windows (a phrase cut by a window edge is seen whole)
-# words frequent in agent requests (commands, tool names): poor keys for the prefilter below
-_BUSY = frozenset("""
-num i s sh run kill head if all this find my last no not count home stop it set post be done can end again
-file files list get test make build start exit out down up go take give over cut drop die dead free time
-""".split())
+_BUSY = P.BUSY_WORDS
 
 
 def _prefilter_words() -> frozenset[str]:
@@ -137,6 +133,14 @@ def _negated(toks: list[str], start: int) -> bool:
     return False
 
 
+def _alone(toks: list[str], start: int, end: int) -> bool:
+    """True when tokens ``[start, end)`` are the whole text, punctuation aside ("s u i c i d e", "suicide.")."""
+    return all(t in _PUNCT for t in toks[:start]) and all(t in _PUNCT for t in toks[end:])
+
+
+_PUNCT = frozenset((".", ","))
+
+
 def _refine(category: str, toks: list[str], start: int, end: int) -> str:
     """Timing words near an ideation/intent phrase raise it (ideation → intent → plan)."""
     if category not in ("ideation", "intent"):
@@ -167,6 +171,8 @@ def _analyse(t: _Text, idx: int, strong: list[_Hit], weak: list[_Hit]) -> None:
         if any(xs <= s and e <= xe for xs, xe in excl):
             continue
         if "n" in flags and _negated(toks, s):
+            continue
+        if "o" in flags and not _alone(toks, s, e):
             continue
         if "h" in flags and "serious" not in markers:
             if not P.HYPERBOLE_WORDS.isdisjoint(t.words()) or (e < len(toks) and toks[e] in P.HYPERBOLE_NEXT):

@@ -150,7 +150,7 @@ def _parse(pattern: str) -> list[tuple]:
 
 
 def _weight(w: str) -> int:
-    return 50 if w in P.COMMON_WORDS else 1
+    return 50 if w in P.COMMON_WORDS else 20 if w in P.BUSY_WORDS else 1
 
 
 def _anchors(elems: list[tuple]) -> list[frozenset[str]]:

@@ -260,6 +260,11 @@ def canon(tok: str) -> tuple[str, ...]:
             if hit is not None:
                 return hit
             t = sq
+        elif _SQUEEZE2.search(t):
+            # doubled letters: only when squeezing gives a crisis keyword ("diee", "killl" is handled above)
+            sq = _SQUEEZE2.sub(r"\1", t)
+            if sq in P.MASKABLE_SET:
+                return (sq,)
         if len(t) >= 5:
             hit = _fuzzy(t)
             if hit is not None:

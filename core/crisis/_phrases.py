@@ -28,6 +28,8 @@ Each entry of :data:`PATTERNS` is ``(family, category, pattern, flags)``. Flags:
 ``j``  cleared in a job farewell ("last day", "new job")
 ``a``  cleared by accident context ("cut myself shaving")
 ``m``  cleared by moving / decluttering context ("giving away my stuff before the move")
+``o``  alerts only when the phrase is the whole text, punctuation aside (a message that is just "suicide",
+       often spelled out to dodge filters: "s u i c i d e", "5u1c1d3")
 
 Categories: wish_dead, ideation, method, intent, plan, preparatory, self_harm, warning_sign, third_person;
 marker categories (never alerts): ``exclude`` vetoes strong hits inside its span ("shoot myself in the
@@ -58,9 +60,9 @@ CONFUSABLES = {
 
 #: Emoji read as words. Self words around them decide ("i want to 🔫 myself").
 EMOJI = {
-    "🔫": "shoot", "💊": "pills", "🪢": "hang", "⚰": "die", "🪦": "die", "🔪": "stab", "🗡": "stab",
+    "🔫": "emojigun", "💊": "pills", "🪢": "hang", "⚰": "emojigrave", "🪦": "emojigrave", "🔪": "stab", "🗡": "stab",
     "🩸": "blood", "☠": "dead", "🌉": "bridge", "🚆": "train", "🚂": "train", "🚄": "train", "🚇": "train",
-    "😂": "lol", "🤣": "lol", "💀": "lol", "😹": "lol", "😆": "lol",
+    "😂": "lol", "🤣": "lol", "💀": "emojiskull", "😹": "lol", "😆": "lol",
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -152,11 +154,11 @@ MACROS: dict[str, str] = {
     # verbs of killing oneself (present forms only: past tense reads as history or accident)
     "KILL": "kill|killing|kills|unalive|unaliving|off|offing|murder|murdering|end|ending|terminate|terminating|"
             "suicide|neck|necking|rope|roping",
-    "METHODV": "hang|hanging|shoot|shooting|poison|poisoning|gas|gassing|electrocute|electrocuting|suffocate|"
+    "METHODV": "hang|hanging|shoot|shooting|emojigun|poison|poisoning|gas|gassing|electrocute|electrocuting|suffocate|"
                "suffocating|strangle|strangling|stab|stabbing|overdose|overdosing|asphyxiate|immolate|"
                "behead|decapitate|defenestrate|drown|drowning",
     "ANYKILL": "@KILL|@METHODV",
-    "DIE": "die|dye|perish",
+    "DIE": "die|dye|perish|emojigrave",
     # desire verbs that take "to" ("want to die", "need 2 die")
     "WANTD": "want|wanted|wanting|wants|wish|wished|wishing|need|needed|needing|would like|would love|d like|"
              "desire|long|longing|yearn|yearning|deserve|tempted|urge|urges|ready|craving|begging|hope|hoping",
@@ -201,6 +203,13 @@ MACROS: dict[str, str] = {
     "DEVNOUN": "process|processes|thread|threads|worker|workers|contract|contracts|object|objects|pod|pods|"
                "container|containers|daemon|child|parent|server|node|function|program|job|task|goroutine|"
                "instance|instances|service|script|kernel|app|bot|session|tab|vm|actor|fiber|coroutine",
+    # methods named as nouns ("die from hanging", "is carbon monoxide painless")
+    "METHODN": "hanging|drowning|overdose|overdosing|an overdose|carbon monoxide|co poisoning|helium|exit bag|"
+               "bleeding out|blood loss|suffocation|asphyxiation|a gunshot|gunshot|poisoning|poison|cyanide|"
+               "antifreeze|bleach|slit wrists|slitting my wrists|freezing to death|a fall|@PILLS",
+    "METHODN2": "drowning|overdose|overdosing|an overdose|carbon monoxide|co poisoning|helium|exit bag|bleeding out|"
+                "suffocation|asphyxiation|a gunshot|gunshot|poisoning|cyanide|antifreeze|freezing to death|@PILLS",
+    "BODY": "wrists|wrist|arms|arm|thighs|thigh|legs|leg|skin|stomach|hips|hip|hands|hand|face|forearm|forearms",
     "NOTLIVE": "live|exist|be alive|keep living|go on living|stay alive|be living|wake up tomorrow|"
                "wake up anymore|wake up again|be on this earth|be in this world|continue living",
 }
@@ -213,7 +222,7 @@ _P3_NOT = "!on|of|laughing|for|trying|in"
 
 PATTERNS: list[tuple[str, str, str, str]] = [
     # ---- wish to be dead (C-SSRS 1) -------------------------------------------------------------------
-    ("wish_dead", "wish_dead", "wish that? i @BE @ADV? dead|deceased|unalive", "n"),
+    ("wish_dead", "wish_dead", "wish|wishing|wished that? i @BE @ADV? dead|deceased|unalive", "n"),
     ("wish_dead", "wish_dead", "wish that? i @BE @ADV? (never born|not born|not alive|never alive)", "n"),
     ("wish_dead", "wish_dead", "wish that? i ~2 (never been born|never existed|not exist|stop existing|died)", "n"),
     ("wish_dead", "wish_dead", "wish i could|would ~2 (die|disappear forever|cease to exist|stop existing)", "n"),
@@ -233,7 +242,8 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("want_die", "wish_dead", "rather @ADV? die !than", "n"),
     ("want_die", "wish_dead", "better off dead", ""),
     ("want_die", "wish_dead", "hope|hoping|pray|praying i @ADV? (die|drop dead|get hit by|do not survive|never wake up)", "n"),
-    ("want_die", "wish_dead", "hope|hoping|pray|praying ~3 (kills me|takes me|ends me)", "n"),
+    ("want_die", "wish_dead", "hope|hoping|pray|praying|wish|wishing ~3 (kills me|takes me|ends me|kill me|end me) !off|out|up|with|on|in|at", "n"),
+    ("want_die", "wish_dead", "hope|hoping|pray|praying|wish|wishing ~3 car|bus|truck|train|driver|lightning|meteor|asteroid|someone|somebody|something ~2 hit|hits|kill|kills|(run me over)|(runs me over)|(hit me)|(hits me) me? !up|back|with|on|in|at|for|about", "n"),
     ("want_die", "wish_dead", "@WANTD someone|somebody|something @TO (kill me|end me|shoot me|end my life)", "n"),
     ("want_die", "intent", "@INTENT @ADV? @DIE @TIME", "n"),
     ("not_want_live", "wish_dead",
@@ -328,7 +338,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("gun", "method", "put|putting|stick ~1 a bullet ~2 (my head|my brain|my brains|in me)", ""),
     ("gun", "method", "blow|blowing ~1 (my brains out|my head off)", ""),
     ("jump", "method", "(@WANTD @TO|@INTENT) @ADV? jump|leap|(throw myself)|(fling myself)|jumping|leaping off|from ~3 @HIGH", "n"),
-    ("jump", "method", "(@WANTD @TO|@INTENT) @ADV? jump|leap|step|walk|(lie down)|(lay down)|(throw myself)|jumping|stepping (in front of)|under ~2 @VEHICLE", "n"),
+    ("jump", "method", "(@WANTD @TO|@INTENT) @ADV? jump|leap|step|walk|run|(lie down)|(lay down)|(throw myself)|jumping|stepping|walking (in front of)|under|into|onto ~2 @VEHICLE", "n"),
     ("jump", "method", "tallest|highest|high|tall|closest|nearest ~2 @HIGH ~3 (near me|nearby|around here|in town|close to me|to jump|jump from|jump off)", "w"),
     ("jump", "method", "tallest|highest ~1 @HIGH", "w"),
     ("jump", "method", "@HIGH ~4 (to jump|jump from|jump off|high enough to die|fall from)", "w"),
@@ -374,7 +384,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("goodbye", "preparatory", "this is my? goodbye|farewell !screen|page|message|email|function|handler|component|button|text|modal|dialog|route|endpoint|party|lunch|card|gift|tour|note|post", "j"),
     ("goodbye", "preparatory", "goodbye|bye|farewell ~1 forever|(for good)|(for ever)|world|(cruel world)|everyone|everybody|all|guys|friends|(all of you)", "wj"),
     ("goodbye", "preparatory", "saying|say my? goodbyes|goodbye ~1 to ~2 everyone|everybody|people|(the people)|(the world)|(you all)|(all of you)", "j"),
-    ("goodbye", "preparatory", "saying|said|say my? goodbyes|goodbye ~1 to ~2 family|friends|(loved ones)|all", "wj"),
+    ("goodbye", "preparatory", "saying|said|say my? goodbyes|goodbye ~1 to ~2 family|friends|(loved ones)|all|mom|dad|mum|parents|sister|brother|kids|wife|husband|partner|girlfriend|boyfriend|son|daughter", "wj"),
     ("goodbye", "preparatory", "quietly|secretly|subtly ~2 goodbye|goodbyes", "j"),
     ("goodbye", "preparatory", "nice|good|great ~1 knowing you|u|all|everyone", "wj"),
     ("goodbye", "preparatory", "(thank you|thanks|thx) ~1 for everything|all|always|(being there)", "wj"),
@@ -433,7 +443,8 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("no_reason", "warning_sign", "life|living|existence|existing ~2 not|never|(no longer) ~1 worth ~2 living|it|anything|(the pain)|(the effort)", ""),
     ("no_reason", "warning_sign", "(not worth living|worthless life|pointless life|life is pointless|life is meaningless|life has no meaning)", ""),
     ("no_reason", "warning_sign", "lost|losing|no|zero|any|without ~2 will|desire|reason|power|strength|energy|motivation ~2 (@TO live|@TO go on|@TO keep living|@TO stay alive|@TO keep going)", ""),
-    ("tired_life", "warning_sign", "tired|sick|exhausted|weary|done of|with ~3 living|(being alive)|existing|life|(my life)|(fighting to stay alive)|(trying to stay alive)|(staying alive)|(waking up)|breathing", "n"),
+    ("tired_life", "warning_sign", "tired|sick|exhausted|weary|done of|with ~3 living !out|paycheck|with|on|off|under|at|near|next|here|there|together|abroad|downtown|in|by|from|a|the|room|space|costs|expenses|wage|wages", "n"),
+    ("tired_life", "warning_sign", "tired|sick|exhausted|weary|done of|with ~3 (living in pain)|(living in fear)|(living in misery)|(being alive)|existing|life|(my life)|(fighting to stay alive)|(trying to stay alive)|(staying alive)|(waking up)|breathing", "n"),
     ("tired_life", "warning_sign", "(done with life|done with living|done with everything|done for good|checking out for good|done fighting|tired of fighting|can not keep fighting)", "w"),
     ("tired_life", "warning_sign", "(give up on life|giving up on life|gave up on life|given up on life|quit life|quitting life)", "n"),
     ("tired_life", "warning_sign", "(can not|could not|not able to) ~1 (do this|go on|take it|take this|keep going|handle this|handle it|live like this|do it) ~1 anymore|longer|more", "w"),
@@ -449,7 +460,8 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("calm", "warning_sign", "(i am fine now|i am okay now|everything will be fine soon|it will all be over|it will be over soon|all be over soon)", "w"),
     ("unreachable", "third_person", "not|stopped|stop ~1 answering|responding|(picking up)|replying ~3 phone|calls|texts|messages|door", "w"),
     ("unreachable", "third_person", "nobody|(can not)|(could not)|(unable to) ~2 reach|contact|find|(get hold of)|(get ahold of) ~1 him|her|them", "w"),
-    ("unreachable", "third_person", "left|leaving|wrote|posted|texted|sent ~2 a|an|the note|letter|goodbye|farewell", "w"),
+    ("unreachable", "third_person", "left|leaving|wrote|posted|texted|sent ~2 a|an|the? note|letter|goodbye|farewell !message|messages|screen|page|email|emails|template|function|handler|event|packet|frame|on|about|for|in", "w"),
+    ("unreachable", "third_person", "not|stopped ~1 answering|responding|replying|(picking up) <b>", "w"),
     ("unreachable", "third_person", "(logged off|went silent|gone silent|disappeared|vanished|missing)", "w"),
     ("reckless", "warning_sign", "driving|drove|drive ~4 fast|recklessly|drunk ~3 (on purpose)|hoping|deliberately|(want to crash)", "w"),
 
@@ -487,7 +499,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("not_want_live", "wish_dead", "not @ADV? @WANTD @TO @ADV? (be here|be around) <b>", "w"),
     ("want_die", "wish_dead", "@WANTD @TO @ADV? sleep|rest forever|permanently|(and never wake up)|(and not wake up)", "n"),
     ("want_die", "wish_dead", "feel|feeling|felt like dying|(ending it)|(ending it all)|(killing myself)|(ending my life)|(disappearing forever) !laughing|of|from", "n"),
-    ("method_how", "method", "does|would|will|do|is ~1 @METHODV|overdosing|hanging|drowning|dying|(slitting my wrists)|suffocating|bleeding|jumping ~4 hurt|painful|hurts|(take long)|quick", "c"),
+    ("method_how", "method", "does|would|will|do|is ~1 @METHODV|overdosing|hanging|drowning|dying|(slitting my wrists)|suffocating|bleeding|jumping ~4 hurt|painful|painless|hurts|(take long)|quick", "c"),
     ("method_how", "method", "(how high|how tall|what height|how many floors|how many stories) ~12 fatal|lethal|die|(kill you)|(kill me)|(kill someone)|(to die)|deadly", "c"),
     ("overdose", "method", "(how many|how much) ~5 (count as an overdose|counts as an overdose|is an overdose|is a lethal|is lethal|is fatal|to overdose|for an overdose|for a lethal|would be lethal|would be fatal|kills you|will kill you|would kill you)", ""),
     ("overdose", "plan", "taking|take|swallow|swallowing|downing|down every|(all the)|(all of the)|(the whole) ~1 pill|pills|tablets|(pill bottle)|@PILLS", ""),
@@ -534,7 +546,82 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("end_life", "ideation", "catch|catching the bus (for good|forever|for real|permanently|one last time)", "n"),
     ("intent", "plan", "(i will|i am going to|i will be|i am gonna) ~1 gone ~2 by|soon|forever|@TIME", "w"),
     ("wish_dead", "wish_dead", "wish i could|would ~2 (sleep forever|go to sleep forever|sleep and never wake up|fall asleep forever)", "n"),
+    # ---- red-team additions: classes found missing ------------------------------------------------------
+    # method seeking: dying from a named method, cut depth, "lethal if I drink", method + painless, N pills
+    ("method_how", "method", "(how long|how quickly|how fast|how much time|can you|can i|could i|would i|will i|do you|does it|would you|could you|can someone|can a person|is it possible to) ~5 @DIE|dying from|by|of ~3 @METHODN", "c"),
+    ("method_how", "method", "(how deep|how hard|how far|where) ~5 cut|slit|slice|stab ~5 vein|veins|artery|arteries|wrist|wrists|(bleed out)|(bleed to death)", ""),
+    ("method_how", "method", "lethal|fatal|deadly|(kill me)|(kill you) ~3 if|when i ~2 drink|take|swallow|eat|inhale|mix|ingest|inject", "c"),
+    ("method_how", "method", "@METHODN2 ~4 painless|(a peaceful death)|(a quick death)|(a painless death)", "c"),
+    ("overdose", "method", "num|(a bottle of)|(a whole bottle of)|(a box of)|(a handful of)|(all my)|(all of my)|(all these)|(all of these)|(all the) ~1 @PILLS ~3 (kill me|kill you|kill a person|kill someone|be lethal|be fatal|be enough|enough to die|do it|stop my heart)", ""),
+    ("overdose", "plan", "i ~2 took|swallowed|downed|taken all|every ~1 my|of|the ~1 my? @PILLS !today|this|for|on|at|like|as|yesterday|every|daily|before|after|in", ""),
+    ("overdose", "plan", "took|swallowed|downed|taken|ate|(overdosed on) ~1 (a bunch of|a handful of|a lot of|loads of|tons of|so many|too many|a ton of|a fistful of|the whole bottle of|a whole bottle of) ~2 @PILLS", "a"),
+    ("pills", "method", "pills pills ~2 @TIME|goodbye|bye|forever|emojigrave", ""),
+    ("bare", "ideation", "suicide|suicidal|unalive|unaliving|selfharm|(kill myself)|(end my life)|(end it all)", "o"),
+    ("bare", "ideation", "(i want|i need|want|need) suicide", "o"),
+    # intent / plan: dead by a time, a chosen date, crashing on purpose, a ledge, means ready + timing
+    ("dead_by", "plan", "(i will|i am going to|i am gonna|i will probably|i might|i should) @ADV? be @ADV? dead by|before @TIME|morning|sunrise|dawn|midnight", "h"),
+    ("dead_by", "plan", "(i will|i am going to|i am gonna|i will probably|i might|i should) @ADV? be @ADV? dead @TIME", "h"),
+    ("plan_date", "plan", "i ~2 picked|chose|chosen|choose|(decided on) a|the date|day <b>", ""),
+    ("crash", "method", "(@WANTD @TO|@INTENT) @ADV? crash|drive|swerve|steer|wreck ~3 into|off ~3 wall|tree|truck|oncoming|traffic|cliff|bridge|river|lake|pole|barrier|guardrail|ocean", "n"),
+    ("jump", "method", "standing|sitting|stood|sat|climbed|climbing|(i am) on|over ~2 ledge|railing|(train tracks) !of", ""),
+    ("jump", "method", "standing|sitting|stood|sat|climbed|climbing|(i am) on|over ~2 ledge|railing of ~2 @HIGH", ""),
+    ("jump", "method", "(standing|sitting|i am) on ~1 the edge of ~1 the|a ~1 @HIGH", ""),
+    ("jump", "method", "@INTENT @ADV? jump|leap <b>", "w"),
+    ("means_ready", "preparatory", "@PILLS|rope|noose|gun|blade|razor|pistol|bullets ~3 ready|(lined up)|(laid out)|(counted out)|(in front of me)|(next to me)|(in my hand)", "w"),
+    ("means_ready", "preparatory", "(got|have|had|getting) everything|(it all) ~1 ready|prepared|planned|(in place)|(sorted out)|(in order)", "w"),
+    ("timing", "plan", "(@INTENT|i am) @ADV? (do it|doing it|go through with it) ~1 tonight", "w"),
+    ("means_ready", "preparatory", "(have|got) everything i need <b>", "w"),
+    ("timing", "plan", "(it is happening|it happens|it will happen|it ends|it all ends|taking them all|take them all|taking them|take them) ~2 @TIME", "w"),
+    # preparatory: notes read after the fact, not being around, the end, goodbyes, no more worrying
+    ("goodbye", "preparatory", "(by the time you read this|if you are reading this|when you read this|whoever finds this|when you find this|by the time you see this|if you see this) ~4 gone|dead|(not alive)|(not here)|(no longer)|(not be)", ""),
+    ("goodbye", "preparatory", "i ~2 not ~2 be around|here ~1 (much longer|for much longer|for long|anymore|to see it|to see them|to see you|to see that|after this) <b>", "j"),
+    ("goodbye", "preparatory", "this|it is ~1 the end for|(of the road for)|(of the line for) me <b>", "j"),
+    ("goodbye", "preparatory", "saying|said|say|(saying all) my goodbyes <b>", "j"),
+    ("goodbye", "preparatory", "not ~2 (have to|need to|gotta|got to) worry about me ~1 anymore|(much longer)|again|ever", "j"),
+    ("goodbye", "preparatory", "this is my last|final message|post|text|words|email|letter !today|tonight|before|for|of|in|on|until|till|here|about|regarding|re|from|this", "j"),
+    ("arrange", "preparatory", "gave|giving|give|given|left|leaving @MYPOSS ~1 @PET|belongings|possessions|guitar|clothes|collection|jewelry|savings|valuables to", "wm"),
+    # warning signs: no reason to keep going, not trusting oneself
+    ("no_reason", "warning_sign", "not ~2 see|find|have|got ~1 a|any ~1 reason|point ~2 @TO|in ~1 (keep going|go on|going on|live|living|stay alive|be here|be alive|keep living|exist|wake up|get up) <b>", ""),
+    ("no_reason", "warning_sign", "not ~2 see|find|have|got ~1 a|any ~1 reason|point ~2 @TO|in ~1 (keep going|go on|going on|live|living|stay alive|be here|be alive|keep living|exist|wake up|get up) anymore", ""),
+    ("not_safe", "warning_sign", "not|(can not)|(could not) trust myself ~2 alone|tonight|(right now)|anymore|around|(by myself)|(not to)|(with pills)|(with my meds)|(with a knife)|(with a blade)", ""),
+    # self-harm: tools, bare "cut" as a craving, "until I bleed"
+    ("self_harm", "self_harm", "burn|burning|burned|burnt|brand|branding @SELF ~1 with ~1 cigarettes|cigarette|lighter|lighters|matches|(a cigarette)|(a lighter)|(hot metal)|(a hot knife)", ""),
+    ("self_harm", "self_harm", "i ~2 @WANTD @TO @ADV? cut|bleed <b>", "n"),
+    ("self_harm", "self_harm", "i ~2 @WANTD @TO @ADV? cut|bleed ~1 (so bad|so badly|again|tonight|deeper|deep)", "n"),
+    ("self_harm", "self_harm", "urge|urges|craving|cravings @TO @ADV? cut|bleed !the|a|an|it|this|that|costs|corners|down|back|out|off|up|some|from|ties|class|school|loose|in|scope|features|budget|release|branch|tag|over", ""),
+    ("self_harm", "self_harm", "cut|cutting|burned|burnt|burn|burning|hit|hitting|hurt|hurting|scratched|scratching|punched|punching|bit|biting ~1 my|own ~1 @BODY ~1 (on purpose|deliberately|intentionally|to feel something|to feel pain|to punish myself)", ""),
+    ("self_harm", "self_harm", "cut|cutting|burn|burning|hit|hitting|scratch|scratching|punch|punching|bite|biting|pick|picking ~1 my ~1 @BODY ~3 until|till|til ~2 bleed|bleeds|bled|bleeding|bruise|bruises|bruised|scar|scars|(draw blood)", ""),
+    ("self_harm", "self_harm", "(feel pain|feel something|feel anything|punish myself|cope|numb|numbness) ~3 (i cut|i burn|i hurt myself|cutting|i bleed)", ""),
+    ("self_harm", "self_harm", "@SELF ~3 until|till|til ~2 bleed|bleeds|bleeding|bruise|bruises|bruised|scar|scars|(draw blood)", ""),
+    # third person: reports of burden / wanting to die
+    ("third_person", "third_person", "@P3 ~4 (says|said|keeps saying|tells me|told me|thinks|feels|texted|wrote|writes) ~5 (better off without him|better off without her|better off without them|better off dead|a burden|no reason to live|not want to live|wants to die|want to die) !of", "n"),
+    # slang: "time to self delete", "become a statistic", "go to sleep forever", emoji
+    ("kill_self", "ideation", "time @TO @ADV? (self delete|unalive|unalive myself|kms|kill myself|end my life)", "h"),
+    ("kill_self", "ideation", "(@INTENT|@WANTD @TO|@THINK) @ADV? become|becoming a|another statistic", "nh"),
+    ("kill_self", "ideation", "unalive|unaliving|(self delete) ~1 @TIME", "h"),
+    ("kill_self", "ideation", "@THINK @ADV? (self deleting|self delete|unaliving|unalive|kms|kys)", "n"),
+    ("kill_self", "ideation", "(@INTENT|@WANTD @TO) @ADV? kys myself|me", "h"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? unalive me", "nh"),
+    ("want_die", "wish_dead", "@WANTD @TO @ADV? @DIE for ~1 months|weeks|years|ages", "n"),
+    ("want_die", "wish_dead", "@WANTD out ~1 of ~1 this|my? life|world|existence <b>", "n"),
+    ("sleep_no_wake", "wish_dead", "wish|wishing|hope|hoping|pray|praying i would|could|will|did|might @ADV? never|not wake", ""),
+    ("sleep_no_wake", "wish_dead", "@INTENT @ADV? (go to)? sleep|rest forever|permanently", "nh"),
+    ("kms", "ideation", "emojigun me <b>", "h"),
+    ("kms", "ideation", "emojigun me ~1 now|please|pls|already|rn|(right now)", "h"),
+    ("want_die", "wish_dead", "emojigrave ~1 @TIME", "hc"),
+    ("want_die", "wish_dead", "@WANTD @TO @ADV? emojiskull|emojigun <b>", "n"),
+    # Spanish: third person, self-harm
+    ("es", "third_person", "(se quiere|se va a|se queria|se quiso|se piensa|se iba a) ~1 matar|suicidar|morir|(quitar la vida) !de", "n"),
+    ("es", "third_person", "(quiere|queria|va a|piensa|pensando en|dice que va a) ~1 morir|suicidarse|matarse|morirse|(quitarse la vida) !de", "n"),
+    ("es", "self_harm", "(me hago dano|hacerme dano|me autolesiono|autolesionarme|me lastimo a proposito|lastimarme a proposito|autolesion|autolesiones)", "n"),
+    ("es", "self_harm", "(me corto|me corte|me cortaba|cortarme|me quemo|me queme|quemarme) ~2 brazos|brazo|munecas|muneca|piernas|pierna|venas|vena|piel", "n"),
+    ("es", "self_harm", "(me corto|me corte|cortarme|me volvi a cortar) (otra vez|de nuevo)", "n"),
     # ---- markers (never alert by themselves) ---------------------------------------------------------------
+    ("x_idiom", "exclude", "@DEVNOUN|file|files|binary|installer|executable|message|messages|email|snap|snaps|payload|malware|exe|link|links|token|tokens|post|posts|story|stories ~4 self delete|deleting|deletes|destruct|destructs|terminate|terminates", ""),
+    ("x_idiom", "exclude", "(rip|deprecated|legacy|api|endpoint|version|support|python|feature|@DEVNOUN|branch|repo|project|server|library|framework|flash|ie|internet explorer) ~3 emojigrave", ""),
+    ("x_idiom", "exclude", "end|ending it all with ~2 commit|merge|push|rebase|reset|pr|script|release|tag|deploy|bang|party|song|joke|flourish|style|celebration|squash", ""),
+    ("x_idiom", "exclude", "end|ending it all by ~2 merging|committing|pushing|rebasing|reverting|squashing|rewriting|deploying|deleting|shipping|releasing|tagging", ""),
+    ("x_idiom", "exclude", "(i am|i feel|feel like|feeling like|being|been|i was|just) ~3 burden on|to|for the|our|this ~2 server|servers|build|ci|cluster|database|db|system|network|infra|budget|cpu|memory|pipeline|api|disk|@DEVNOUN|backend|frontend|gpu", ""),
     ("x_idiom", "exclude", "@LEAD? @ADV? @ANYKILL|hurt|cut|@DIE @SELF|@YOURSELF|@SELF3 (laughing|in the foot|in the feet|over it|over this|over that|over nothing|up)", ""),
     ("x_idiom", "exclude", "@LEAD? @ADV? killing @SELF|@YOURSELF ~1 (trying|working|to finish|to get|to make|over|for work|at work|at the gym|at the office|for this|for them|for you|on this)", ""),
     ("x_idiom", "exclude", "enough rope ~4 hang @SELF3|@YOURSELF|@SELF", ""),
@@ -563,14 +650,15 @@ classifier detector detection moderation guidelines prevention awareness gatekee
 newsroom reporting essay lecture course novel book books movie film films show series episode episodes
 character characters story stories plot scene poem song lyrics fiction fictional shakespeare juliet romeo
 hamlet ophelia minecraft game games gaming respawn npc roblox fortnite anime manga videogame ttrpg dnd
+elden skyrim zelda pokemon valorant overwatch terraria xbox playstation nintendo ps5 speedrun
 historical history documentary textbook seminar curriculum paper thesis dissertation policy
 """.split())
 
 #: Hyperbole markers: clear ``h`` patterns unless a ``serious`` marker is present.
-HYPERBOLE_WORDS = frozenset("lol jk lmfao kidding joking sarcasm sarcastic hyperbole".split())
+HYPERBOLE_WORDS = frozenset("lol jk lmfao kidding joking sarcasm sarcastic hyperbole emojiskull".split())
 
 #: Tokens after a hit that mark a hyperbolic condition ("gonna kms if this build fails").
-HYPERBOLE_NEXT = frozenset("if unless when whenever lol jk".split())
+HYPERBOLE_NEXT = frozenset("if unless when whenever lol jk emojiskull".split())
 
 NEGATORS = frozenset("not never no nobody nothing neither nor without nao nunca jamas pas nicht kein".split())
 #: Negation does not reach over these (a new clause or a new subject begins).
@@ -592,6 +680,14 @@ wanted need going go get got think like feel know see say said make made take on
 again more some any very too also now then than there here way time day people thing things much many
 well even still back only own same other new good bad first last long little right left come came give
 make let put use used work tell ask try call keep leave lot yes ok okay 2 u s t d ll m re ve
+""".split())
+
+#: Words frequent in agent requests (commands, tool names) and chat: poor anchors and prefilter keys (a pattern
+#: is keyed on a rarer required element when it has one).
+BUSY_WORDS = frozenset("""
+num i s sh run kill head if all this find my last no not count home stop it set post be done can end again
+file files list get test make build start exit out down up go take give over cut drop die dead free time
+for to right ready next into hand order place until till til de se otra death now
 """.split())
 
 SEVERITY = {"plan": 9, "intent": 8, "method": 7, "preparatory": 6, "self_harm": 5, "ideation": 4,
@@ -634,6 +730,8 @@ MASKABLE: tuple[str, ...] = tuple("""
 suicide suicidal kill killing myself yourself die dead death dying unalive hang hanging overdose self harm
 selfharm cutting cut life end ending hurt wrists pills noose gun shoot
 """.split())
+
+MASKABLE_SET: frozenset[str] = frozenset(MASKABLE)
 
 #: Long keywords corrected at one edit (``sucide``, ``suicdal``, ``myslef``, ``overdoes``).
 FUZZY_KEYWORDS: tuple[str, ...] = tuple("""
