@@ -280,7 +280,8 @@ class DiscordChannel:
         self._approvers = set(config.approver_user_ids)
         self._approver_roles = set(config.approver_role_ids)
         self._press_channels = set(config.approval_channel_ids) | set(config.oncall_channel_ids)
-        self._responder_channels = set(config.crisis_channel_ids) | set(config.oncall_channel_ids)
+        self._responder_channels = (set(config.crisis_channel_ids or config.approval_channel_ids)
+                                    | set(config.oncall_channel_ids))
         self._posting: dict[str, asyncio.Event] = {}  # approval id -> set when its post_card ends
         self._tasks: set[asyncio.Task] = set()
         self._patched: tuple[Any, Any] | None = None
@@ -562,7 +563,8 @@ class DiscordChannel:
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if not self._ready():
             raise ChannelDown("discord is not connected")
-        targets = list(self.config.crisis_channel_ids)
+        # No responders configured: the approvers' channels are alerted rather than nobody.
+        targets = list(self.config.crisis_channel_ids or self.config.approval_channel_ids)
         if realert:
             targets += [c for c in self.config.oncall_channel_ids if c not in targets]
         purpose = f"crisis:{realert}"

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -86,6 +94,12 @@ def parse_data(data: str | None) -> tuple[bool, str] | None:
     if not approval_id.isalnum():
         return None
     return data[0] == "a", approval_id
+
+
+def redact(text: str, config: TelegramConfig) -> str:
+    """``text`` without the bot token (PTB quotes it in some errors)."""
+    token = config.token.get_secret_value() if config.token else ""
+    return text.replace(token, "••••") if token else text
 
 
 class ChannelDown(Exception):
@@ -170,10 +184,17 @@ class TelegramChannel:
                 log.info("telegram connected as @%s", self.app.bot.username)
                 await self._resync()
                 return
+            except InvalidToken:
+                self._up = False
+                log.error("telegram rejected the bot token (telegram.token or $SIGNOFF_TELEGRAM_TOKEN): "
+                          "the Telegram channel stays down until the daemon is restarted with a valid token")
+                with contextlib.suppress(Exception):
+                    await self.app.shutdown()
+                return
             except (NetworkError, TelegramError) as exc:
                 self._up = False
                 delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
-                log.warning("telegram unreachable (%s); retrying in %s s", exc, delay)
+                log.warning("telegram unreachable (%s); retrying in %s s", redact(str(exc), self.config), delay)
                 with contextlib.suppress(Exception):
                     await self.app.shutdown()
                 attempt += 1
@@ -346,7 +367,8 @@ class TelegramChannel:
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if self.app is None or not self._started:
             raise ChannelDown("telegram is not connected")
-        targets = list(self.config.crisis_chat_ids)
+        # No responders configured: the approvers' chats are alerted rather than nobody.
+        targets = list(self.config.crisis_chat_ids or self.config.approval_chat_ids)
         if realert:
             targets += [c for c in self.config.oncall_chat_ids if c not in targets]
         purpose = f"crisis:{realert}"
@@ -441,7 +463,8 @@ class TelegramChannel:
     async def _on_acknowledge(self, query, actor: Actor) -> None:
         alert_id = query.data[2:]
         message = query.message
-        responder_chats = set(self.config.crisis_chat_ids) | set(self.config.oncall_chat_ids)
+        responder_chats = (set(self.config.crisis_chat_ids or self.config.approval_chat_ids)
+                           | set(self.config.oncall_chat_ids))
         if not _keyboard_has(message, query.data) or message.chat.id not in responder_chats:
             await self._toast(query, "This button does not belong to this alert; nothing changed.")
             return

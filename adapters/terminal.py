@@ -10,6 +10,7 @@ from adapters.cards import build_card, plain_text
 from core.channel import CardChange
 from core.crisis_desk import CrisisAlert
 from core.models import Approval
+from core.text import one_line
 
 
 class TerminalChannel:
@@ -64,8 +65,10 @@ class TerminalChannel:
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         again = f" (again, #{realert}: nobody has acknowledged it)" if realert else ""
-        self._write(f"🆘 [{alert.id}] crisis language ({alert.category}) from {alert.where}{again}: the resources "
-                    f"were given; a person may need help now.")
+        who = f" user {one_line(alert.user_ref)}" if alert.user_ref else ""
+        said = one_line(alert.text or alert.evidence or "")[:500]
+        self._write(f"🆘 [{alert.id}] crisis language ({alert.category}) from {one_line(alert.where)}{who}{again}: "
+                    f"the resources were given; a person may need help now.\n    said: {said}")
 
     async def update_crisis(self, alert: CrisisAlert) -> None:
         self._write(f"🆘 [{alert.id}] {alert.acknowledged_by_name or alert.acknowledged_by} is on it.")

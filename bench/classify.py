@@ -4,8 +4,12 @@ Usage: python bench/classify.py [--data PATH] [--json] [--seconds N]
 
 Prints exact-tier accuracy on the labelled commands, the confusion matrix, the misses, crisis rows
 (scored separately: they depend on the crisis detector), classifications per second on one core
-over the data (crisis check included), the crisis check's own rate, and the time of every 32 KiB hostile
-shape (best of 5) against the 10 ms budget: any shape over it is printed as a FAIL line.
+over the data (crisis check included), the crisis check's own rate, and the COLD time of every 32 KiB
+hostile shape against the 10 ms budget: each repetition classifies a freshly generated variant (a new random
+seed for random shapes) after every cache of the classifier was cleared (``core.policy.clear_caches``), so
+no memo table hides the cost of a never-seen text. Per shape the best and the worst of the cold repetitions
+are printed (the best is robust to other work on the machine); any shape whose best cold time is over the
+budget is printed as a FAIL line, and worst cold times over it are listed as a warning.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.policy import Policy  # noqa: E402, I001
+from core.policy import Policy, clear_caches  # noqa: E402, I001
 from core.tiers import Tier  # noqa: E402
 
 #: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
@@ -63,9 +67,9 @@ def _fill(unit: str, size: int = SIZE, tail: str = "") -> str:
     return (unit * (room // max(1, len(unit)) + 1))[:room] + tail
 
 
-def shell_shapes(size: int = SIZE) -> dict[str, str]:
-    """Command texts of about ``size`` characters."""
-    rnd = random.Random(7)
+def shell_shapes(size: int = SIZE, seed: int = 7) -> dict[str, str]:
+    """Command texts of about ``size`` characters (random shapes drawn with ``seed``)."""
+    rnd = random.Random(seed)
     heredoc = "cat <<EOF\n" + ("line of text $(x) `y`\n" * (size // 22)) + "EOF\n"
     distinct = []
     k = 0
@@ -182,9 +186,111 @@ def shell_shapes(size: int = SIZE) -> dict[str, str]:
     return shapes
 
 
-def crisis_shapes(size: int = SIZE) -> dict[str, str]:
-    """Free texts of about ``size`` characters for the crisis check."""
-    return {
+def _words(rnd: random.Random, letters: str, size: int) -> str:
+    out: list[str] = []
+    n = 0
+    while n < size:
+        w = "".join(rnd.choice(letters) for _ in range(rnd.randint(2, 8)))
+        out.append(w)
+        n += len(w) + 1
+    return " ".join(out)[:size]
+
+
+_SCRIPTS = [(0x0400, 0x04FF), (0x0370, 0x03FF), (0x4E00, 0x9FFF), (0x0600, 0x06FF), (0x0900, 0x097F),
+            (0x3040, 0x30FF), (0xAC00, 0xD7A3), (0x0590, 0x05FF), (0x0E00, 0x0E7F), (0x1F300, 0x1F6FF),
+            (0x00C0, 0x024F)]
+
+
+def _unicode(rnd: random.Random, size: int) -> str:
+    out: list[str] = []
+    while len(out) < size:
+        a, b = rnd.choice(_SCRIPTS)
+        out.extend(chr(rnd.randint(a, b)) for _ in range(rnd.randint(1, 9)))
+        out.append(" ")
+    return "".join(out)[:size]
+
+
+def _log(rnd: random.Random, size: int) -> str:
+    levels = ["INFO", "DEBUG", "WARN", "ERROR"]
+    words = ["request", "served", "connection", "reset", "timeout", "user", "retry", "cache", "miss", "worker",
+             "started", "stopped", "killed", "signal", "exit", "code", "deadline", "exceeded", "pid"]
+    lines: list[str] = []
+    n = 0
+    while n < size:
+        ts = f"2025-{rnd.randint(1, 12):02d}-{rnd.randint(1, 28):02d}T{rnd.randint(0, 23):02d}:" \
+             f"{rnd.randint(0, 59):02d}:{rnd.randint(0, 59):02d}.{rnd.randint(0, 999999):06d}Z"
+        path = "/" + "/".join("".join(rnd.choice("abcdefghijklmnopqrstuvwxyz_") for _ in range(rnd.randint(3, 10)))
+                              for _ in range(rnd.randint(2, 6))) + rnd.choice([".py", ".log", ".go", ".ts", ""])
+        msg = " ".join(rnd.choice(words) for _ in range(rnd.randint(2, 8)))
+        line = (f"{ts} {rnd.choice(levels)} [{rnd.choice(['api', 'db', 'sched'])}-{rnd.randint(1, 99)}] "
+                f"{path}:{rnd.randint(1, 4000)} {msg} id={rnd.getrandbits(64):016x} took={rnd.random() * 900:.3f}ms\n")
+        lines.append(line)
+        n += len(line)
+    return "".join(lines)[:size]
+
+
+def _base64(rnd: random.Random, size: int) -> str:
+    import base64
+
+    raw = base64.b64encode(rnd.randbytes(size)).decode()
+    return "\n".join(raw[i:i + 76] for i in range(0, len(raw), 76))[:size]
+
+
+def _hexdump(rnd: random.Random, size: int) -> str:
+    lines: list[str] = []
+    n = 0
+    off = 0
+    while n < size:
+        data = rnd.randbytes(16)
+        hx = " ".join(f"{b:02x}" for b in data)
+        asc = "".join(chr(b) if 32 <= b < 127 else "." for b in data)
+        line = f"{off:08x}  {hx}  |{asc}|\n"
+        lines.append(line)
+        n += len(line)
+        off += 16
+    return "".join(lines)[:size]
+
+
+def _minified_js(rnd: random.Random, size: int) -> str:
+    def ident() -> str:
+        return rnd.choice("abcdefghijklmnopqrstuvwxyz_$") + "".join(
+            rnd.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+            for _ in range(rnd.randint(0, 6)))
+
+    parts: list[str] = []
+    n = 0
+    while n < size:
+        a, b, c = ident(), ident(), ident()
+        part = rnd.choice([
+            f"function {a}({b},{c}){{return {b}.{c}({a}[{rnd.randint(0, 99)}])}}",
+            f"var {a}={b}&&{c}?{b}:{c}||{rnd.randint(0, 1 << 20)};",
+            f"{a}.prototype.{b}=function(){{this.{c}=!0}};",
+            f"if(!{a}){{throw new Error(\"{b} {c}\")}}",
+            f"{a}=[{','.join(str(rnd.randint(0, 999)) for _ in range(5))}];",
+        ])
+        parts.append(part)
+        n += len(part)
+    return "".join(parts)[:size]
+
+
+#: shapes whose text is drawn at random: the cold benchmark draws a new one (new seed) for every repetition
+RANDOM_SHAPES = {
+    "random words": lambda rnd, size: _words(rnd, "abcdefghijklmnopqrstuvwxyz", size),
+    "random spanish words": lambda rnd, size: _words(rnd, "abcdefghijklmnopqrstuvwxyzáéíóúñü", size),
+    "random unicode scripts": _unicode,
+    "random bytes": lambda rnd, size: "".join(chr(rnd.randrange(1, 256)) for _ in range(size)),
+    "pasted log": _log,
+    "base64 blob": _base64,
+    "hex dump": _hexdump,
+    "minified js": _minified_js,
+}
+
+
+def crisis_shapes(size: int = SIZE, seed: int = 7) -> dict[str, str]:
+    """Free texts of about ``size`` characters for the crisis check (random shapes drawn with ``seed``)."""
+    rnd = random.Random(seed)
+    out = {f"{name} (fresh)": gen(rnd, size) for name, gen in RANDOM_SHAPES.items()}
+    return out | {
         "single letters": _fill("a ", size),
         "spaced crisis letters": _fill("k i l l m y s e l f ", size),
         "repeated phrase": _fill("i want to kill myself ", size),
@@ -212,13 +318,16 @@ def crisis_shapes(size: int = SIZE) -> dict[str, str]:
     }
 
 
-def request_shapes(size: int = SIZE) -> dict[str, tuple[str, str, str | None]]:
-    """Whole requests: ``name -> (action, command, description)``."""
+def request_shapes(size: int = SIZE, seed: int = 7) -> dict[str, tuple[str, str, str | None]]:
+    """Whole requests: ``name -> (action, command, description)`` (random shapes drawn with ``seed``)."""
     out: dict[str, tuple[str, str, str | None]] = {}
-    for name, text in shell_shapes(size).items():
+    for name, text in shell_shapes(size, seed).items():
         out[f"shell: {name}"] = ("terminal", text, None)
-    for name, text in crisis_shapes(size).items():
+    for name, text in crisis_shapes(size, seed).items():
         out[f"crisis: {name}"] = ("send_message", text, None)
+    rnd = random.Random(seed + 1)
+    out["description: pasted log (fresh)"] = ("terminal", "ls", _log(rnd, size))
+    out["description: random words (fresh)"] = ("terminal", "ls", _words(rnd, "abcdefghijklmnopqrstuvwxyz", size))
     out["description 32 KiB"] = ("terminal", "ls", _fill("please review this change carefully. ", size))
     out["action 32 KiB"] = (_fill("runCommandNow_", size), "ls", None)
     out["action words 32 KiB"] = (_fill("delete_prod_", size), "", None)
@@ -277,17 +386,27 @@ def main(argv: list[str] | None = None) -> int:
     # throughput of the crisis check alone on ~200-character crisis-dense messages
     crisis_rate = _crisis_rate()
 
-    # every 32 KiB shape, best of 5 (another process may share the machine); the budget is 10 ms
-    hostile = {}
-    for name, (action, command, description) in request_shapes().items():
-        best = float("inf")
-        for _ in range(5):
+    # every 32 KiB shape, cold: each repetition is the FIRST classification of a fresh variant (new seed for
+    # random shapes) with every cache cleared; best and worst of 5 (another process may share the machine)
+    reps = 5
+    times: dict[str, list[float]] = {}
+    results: dict[str, object] = {}
+    for rep in range(reps):
+        for name, (action, command, description) in request_shapes(seed=1000 + rep).items():
+            clear_caches(policy)
             t = time.perf_counter()
             res = policy.classify(action, command, description)
-            best = min(best, time.perf_counter() - t)
-        hostile[name] = {"ms": round(best * 1000, 2), "tier": res.tier.name, "rule": res.rule}
+            times.setdefault(name, []).append(time.perf_counter() - t)
+            results[name] = res
+    hostile = {}
+    for name, ts in times.items():
+        res = results[name]
+        hostile[name] = {"ms": round(min(ts) * 1000, 2), "worst_ms": round(max(ts) * 1000, 2),
+                         "tier": res.tier.name, "rule": res.rule}
+    clear_caches(policy)
     worst = max(hostile.items(), key=lambda kv: kv[1]["ms"])
     over = {k: v for k, v in hostile.items() if v["ms"] > BUDGET_MS}
+    over_worst = {k: v for k, v in hostile.items() if v["worst_ms"] > BUDGET_MS}
 
     report = {
         "rows": total, "exact": exact, "accuracy": round(exact / total, 4) if total else None,
@@ -295,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         "crisis": f"{crisis_ok}/{crisis_total}", "confusion": confusion, "misses": misses,
         "per_second": round(per_sec), "crisis_messages_per_second": round(crisis_rate), "hostile_ms": hostile,
         "worst_hostile": {worst[0]: worst[1]}, "over_budget": sorted(over),
+        "worst_cold_over_budget": sorted(over_worst),
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -311,10 +431,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {m['expected']:>8} → {m['got']:<8} {m['action']} | {m['command'][:100]!r} | {m['rule']}")
     print(f"\nspeed: {per_sec:,.0f} classifications/s (one core, public data, crisis check included)")
     print(f"crisis check: {crisis_rate:,.0f} messages/s (~200-character crisis-dense messages)")
-    print(f"hostile 32 KiB inputs ({len(hostile)} shapes, best of 5, budget {BUDGET_MS:g} ms), slowest first:")
-    for name, v in sorted(hostile.items(), key=lambda kv: -kv[1]["ms"])[:25]:
-        print(f"  {v['ms']:8.2f} ms  {v['tier']:<8} {name:<40} {v['rule']}")
-    print(f"worst hostile: {worst[0]} {worst[1]['ms']:.2f} ms")
+    print(f"hostile 32 KiB inputs ({len(hostile)} shapes, COLD: fresh input, caches cleared; best / worst of "
+          f"{reps}, budget {BUDGET_MS:g} ms), slowest first:")
+    for name, v in sorted(hostile.items(), key=lambda kv: -kv[1]["ms"])[:30]:
+        print(f"  {v['ms']:8.2f} ms {v['worst_ms']:8.2f} ms  {v['tier']:<8} {name:<40} {v['rule']}")
+    print(f"worst hostile (cold): {worst[0]} {worst[1]['ms']:.2f} ms (worst repetition "
+          f"{max(v['worst_ms'] for v in hostile.values()):.2f} ms)")
+    if over_worst:
+        print(f"warning: worst cold repetition over {BUDGET_MS:g} ms (may be noise): {', '.join(sorted(over_worst))}")
     if over:
         print(f"!!! FAIL: {len(over)} hostile input(s) over the {BUDGET_MS:g} ms budget: {', '.join(sorted(over))}")
     else:

@@ -156,8 +156,18 @@ class ApiServer:
 
     async def get(self, request: web.Request) -> web.Response:
         wait = _wait_param(request)
-        approval = await self.broker.wait(request.match_info["id"], wait)
+        approval_id = request.match_info["id"]
+        caller = _requester(request)
+        if not self._sees_all(caller):
+            row = await self.broker.ledger.get_row(approval_id)
+            if row is not None and row.requester_uid not in (None, caller.uid):
+                raise NotFound(f"no approval with id {approval_id!r}")  # another user's: not even its existence
+        approval = await self.broker.wait(approval_id, wait)
         return _approval_response(approval)
+
+    def _sees_all(self, caller: Requester) -> bool:
+        """The daemon's own user, root and terminal approvers see every approval; agents see their own."""
+        return caller.uid is None or caller.uid in (0, os.getuid()) or caller.uid in self.approver_uids
 
     async def list(self, request: web.Request) -> web.Response:
         raw = request.query.get("status")
@@ -165,7 +175,9 @@ class ApiServer:
             status = Status(raw) if raw else None
         except ValueError:
             raise ApiError(400, "invalid_status", f"unknown status {raw!r}; one of {[s.value for s in Status]}") from None
-        approvals = await self.broker.ledger.list(status=status)
+        caller = _requester(request)
+        owner = None if self._sees_all(caller) else caller.uid
+        approvals = await self.broker.ledger.list(status=status, requester_uid=owner)
         return web.json_response({"approvals": [a.to_api() for a in approvals]})
 
     async def decision(self, request: web.Request) -> web.Response:

@@ -177,7 +177,9 @@ def _cmd_request(args) -> int:
         err = (approval or {}).get("error", {})
         print(f"signoff request: refused ({status} {err.get('code')}): {err.get('message')}", file=sys.stderr)
         return EXIT_USAGE if status in (400, 413, 415) else EXIT_NO
-    print(f"signoff: {approval['id']} {approval['tier']} {approval['status']}: {approval['reason']}",
+    from core.text import one_line
+
+    print(f"signoff: {approval['id']} {approval['tier']} {approval['status']}: {one_line(approval['reason'])}",
           file=sys.stderr, flush=True)
     return _await_outcome(conn, approval, args.wait, args.json, "request")
 
@@ -242,8 +244,10 @@ def _await_outcome(conn, approval: dict, wait: float | None, as_json: bool, verb
             print(_resources_text(approval))
         print("signoff: crisis language was found; help is available now (see above).", file=sys.stderr)
         return EXIT_NO
-    who = approval.get("decided_by_name") or approval.get("decided_by")
-    note = f" — note: {approval['note']}" if approval.get("note") else ""
+    from core.text import one_line
+
+    who = one_line(approval.get("decided_by_name") or approval.get("decided_by") or "")
+    note = f" — note: {one_line(approval['note'])}" if approval.get("note") else ""
     print(f"signoff: {approval_id} {outcome}" + (f" by {who}" if who and outcome in ("approved", "denied") else "")
           + note, file=sys.stderr)
     if outcome == "approved":
@@ -343,11 +347,15 @@ def _cmd_classify(args) -> int:
         out = sys.stdout
         for n, line in enumerate(sys.stdin, 1):
             if not line.strip():
+                out.write(json.dumps({"error": f"line {n}: empty"}) + "\n")  # one result per line, in order
                 continue
             try:
                 req = json.loads(line)
-                if not isinstance(req, dict) or not isinstance(req.get("action"), str):
-                    raise ValueError("each line must be an object with a string 'action'")
+                if not isinstance(req, dict):
+                    raise ValueError("each line must be a JSON object")
+                req.setdefault("action", "terminal")  # as `signoff classify` without --action
+                if not isinstance(req["action"], str):
+                    raise ValueError("'action' must be a string")
                 fields = [req.get(k) for k in ("command", "description", "cwd")]
                 if any(f is not None and not isinstance(f, str) for f in fields):
                     raise ValueError("command, description and cwd must be strings")
@@ -403,6 +411,16 @@ def _parse_since(text: str):
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+def _crisis_json(row) -> dict:
+    from core.models import rfc3339
+
+    return {"id": row.id, "created_at": rfc3339(row.created_at), "category": row.category, "source": row.source,
+            "chat": row.chat, "user": row.user_ref, "user_name": row.user_name, "agent": row.agent,
+            "session": row.session, "approval_id": row.approval_id, "text": row.text,
+            "acknowledged_by": row.acknowledged_by, "acknowledged_by_name": row.acknowledged_by_name,
+            "acknowledged_at": rfc3339(row.acknowledged_at), "realerts": row.realerts}
+
+
 def _cmd_ledger(args) -> int:
     import asyncio
 
@@ -424,14 +442,22 @@ def _cmd_ledger(args) -> int:
             if args.limit is not None:
                 approvals = approvals[-args.limit :]
             events = await ledger.events([a.id for a in approvals]) if approvals else {}
+            crises = await ledger.crises(since) if args.status in (None, "crisis") else []
+            crisis_events = await ledger.crisis_events([c.id for c in crises]) if crises else {}
         finally:
             await ledger.close()
-        return approvals, events
+        return approvals, events, crises, crisis_events
 
-    approvals, events = asyncio.run(read())
+    try:
+        approvals, events, crises, crisis_events = asyncio.run(read())
+    except Exception as exc:  # unreadable file, no permission, not a ledger: one line, not a traceback
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"signoff ledger: cannot read the ledger ({config.ledger.resolved_url()}): {reason}", file=sys.stderr)
+        return EXIT_NO
     if args.json:
         out = [a.to_api() | {"events": [e.to_api() for e in events.get(a.id, [])]} for a in approvals]
-        print(json.dumps({"approvals": out}, ensure_ascii=False))
+        alerts = [_crisis_json(c) | {"events": [e.to_api() for e in crisis_events.get(c.id, [])]} for c in crises]
+        print(json.dumps({"approvals": out, "crisis_alerts": alerts}, ensure_ascii=False))
         return EXIT_OK
     from core.text import one_line
 
@@ -445,6 +471,12 @@ def _cmd_ledger(args) -> int:
             print(f"    {ev['at']}  {e.kind:<16} {one_line(e.actor or ''):<20} {e.channel or ''}{extra}")
     if not approvals:
         print("no approvals match" if (args.status or args.since) else "no approvals recorded")
+    for c in crises:
+        d = _crisis_json(c)
+        who = c.acknowledged_by_name or c.acknowledged_by
+        print(f"{d['created_at']}  {c.id}  CRISIS    {c.category:<12} from {one_line(c.source)}"
+              f"{' ' + one_line(c.user_ref) if c.user_ref else ''}{' agent ' + one_line(c.agent) if c.agent else ''}  "
+              + (f"acknowledged by {one_line(who)}" if who else f"NOT acknowledged ({c.realerts} re-alerts)"))
     return EXIT_OK
 
 

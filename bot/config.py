@@ -213,8 +213,10 @@ def find_config_path(explicit: str | os.PathLike | None = None) -> Path | None:
     for named, origin in ((explicit, "--config"), (os.environ.get(ENV_CONFIG) or None, f"${ENV_CONFIG}")):
         if named:
             path = Path(named).expanduser()
-            if not path.is_file():
+            if not path.exists():
                 raise ConfigError(f"{path}: config file not found (named by {origin})")
+            if not path.is_file():
+                raise ConfigError(f"{path}: not a regular file (named by {origin})")
             return path
     path = default_config_path()
     return path if path.is_file() else None
@@ -296,6 +298,6 @@ def _suggest(loc: tuple) -> str:
         model = next((a for a in getattr(ann, "__args__", (ann,)) if hasattr(a, "model_fields")), None)
         if model is None:
             return ""
-    names = list(getattr(model, "model_fields", {}))
+    names = [n for n in getattr(model, "model_fields", {}) if n != "source"]
     close = difflib.get_close_matches(str(loc[-1]), names, n=1)
     return f" (did you mean '{close[0]}'?)" if close else f" (known keys: {', '.join(names)})"

@@ -59,12 +59,16 @@ def _check_channels_config(config: Config, report: Report) -> None:
             report.problems.append("telegram: approval_chat_ids is empty: no card would be posted anywhere")
         if not tg.approver_ids:
             report.problems.append("telegram: approver_ids is empty: nobody could approve (every card would expire)")
+        if not tg.crisis_chat_ids:
+            report.notes.append("telegram: crisis_chat_ids is empty: crisis alerts go to the approval chats")
     dc = config.discord
     if dc is not None:
         if not dc.approval_channel_ids:
             report.problems.append("discord: approval_channel_ids is empty: no card would be posted anywhere")
         if not dc.approver_user_ids and not dc.approver_role_ids:
             report.problems.append("discord: neither approver_user_ids nor approver_role_ids is set: nobody could approve")
+        if not dc.crisis_channel_ids:
+            report.notes.append("discord: crisis_channel_ids is empty: crisis alerts go to the approval channels")
     if config.terminal_enabled:
         uids = sorted(config.terminal_approver_uids())
         msg = f"terminal channel is on: local uids {uids} may approve over the socket"
@@ -120,6 +124,12 @@ def _check_ledger(config: Config, report: Report) -> None:
         from pathlib import Path
 
         db = Path(url[len("sqlite:///") :])
+        try:
+            db.exists()
+        except PermissionError:
+            report.problems.append(f"ledger: {db.parent} cannot be read by uid {os.getuid()} "
+                                   "(run doctor as the daemon's user to check the ledger)")
+            return
         if not db.exists():
             where = db.parent if db.parent.exists() else None
             if where is not None and not os.access(where, os.W_OK):
@@ -155,7 +165,9 @@ def _check_telegram(config: Config, report: Report, timeout: float) -> None:
     try:
         me = asyncio.run(get_me())
     except TelegramError as exc:
-        report.problems.append(f"telegram: getMe failed: {exc}")
+        from adapters.telegram_channel import redact
+
+        report.problems.append(f"telegram: getMe failed: {redact(str(exc), config.telegram)}")
     except Exception as exc:
         report.problems.append(f"telegram: {exc!r}")
     else:

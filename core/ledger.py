@@ -349,10 +349,14 @@ class Ledger:
             return res.scalars().first()
 
     async def list(
-        self, status: Status | None = None, since: datetime | None = None, limit: int | None = None
+        self, status: Status | None = None, since: datetime | None = None, limit: int | None = None,
+        requester_uid: int | None = None,
     ) -> list[Approval]:
-        """Approvals, oldest first, optionally filtered by status and ``created_at >= since``."""
+        """Approvals, oldest first, optionally filtered by status, ``created_at >= since`` and the uid
+        that asked."""
         q = select(ApprovalRow).order_by(ApprovalRow.created_at, ApprovalRow.id)
+        if requester_uid is not None:
+            q = q.where(ApprovalRow.requester_uid == requester_uid)
         if status is not None:
             q = q.where(ApprovalRow.status == status.value)
         if since is not None:
@@ -484,6 +488,23 @@ class Ledger:
             await s.exec(update(CrisisAlertRow).where(CrisisAlertRow.id == alert_id).values(realerts=realerts))
             s.add(event)
             await s.commit()
+
+    async def crises(self, since: datetime | None = None) -> list[CrisisAlertRow]:
+        """Crisis alerts, oldest first (``created_at >= since``)."""
+        q = select(CrisisAlertRow).order_by(CrisisAlertRow.created_at, CrisisAlertRow.id)
+        if since is not None:
+            q = q.where(CrisisAlertRow.created_at >= since)
+        async with self._sessions() as s:
+            res = await s.exec(q)
+            return list(res.scalars().all())
+
+    async def crisis_events(self, ids: list[str]) -> dict[str, list[Event]]:
+        out: dict[str, list[Event]] = {}
+        async with self._sessions() as s:
+            res = await s.exec(select(EventRow).where(EventRow.crisis_id.in_(ids)).order_by(EventRow.id))
+            for row in res.scalars().all():
+                out.setdefault(row.crisis_id, []).append(row.to_model())
+        return out
 
     async def unacknowledged_crises(self) -> list[CrisisAlertRow]:
         async with self._sessions() as s:

@@ -3,7 +3,20 @@
 Public names: :func:`detect_crisis`, :class:`CrisisMatch`, :data:`DEFAULT_RESOURCES`, :class:`Resource`, :func:`support_message`.
 """
 
+import sys
+
 from core.crisis._resources import DEFAULT_RESOURCES, Resource, support_message
+
+
+def clear_caches() -> None:
+    """Forget everything the detector has memoised (chunk and word caches, character table, action names),
+    so that the next call pays the cost of a never-seen text (benchmarks and tests of the cold path)."""
+    norm = sys.modules.get("core.crisis._normalise")
+    if norm is not None:
+        norm.clear_caches()
+    det = sys.modules.get("core.crisis._detect")
+    if det is not None:
+        det._NAME_CACHE.clear()
 
 
 def __getattr__(name: str):

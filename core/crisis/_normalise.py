@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from itertools import chain, compress, repeat
+from itertools import chain, compress, filterfalse, repeat
+from operator import add, itemgetter
 
 from core.crisis import _phrases as P
 
@@ -93,6 +94,7 @@ def _char_repl(ch: str) -> str:
 
 
 _TABLE = _Table({c: _ascii_repl(c) for c in range(128)})
+_TABLE_ASCII = dict(_TABLE)
 _ASCII_BYTES = bytes(ord(_ascii_repl(c)) for c in range(128)) + b" " * 128
 
 
@@ -341,6 +343,82 @@ _CHUNKS = _ChunkCache()
 _chunk_get = _CHUNKS.__getitem__
 _flatten = chain.from_iterable
 
+# ---------------------------------------------------------------------------------------------------------
+# bulk pre-pass: chunks whose canonical tokens are provably the chunk itself, found with C-level set and
+# string operations over all the new chunks of a text at once (a never-seen 32 KiB text has thousands of
+# distinct chunks; computing :func:`canon` one by one for each would cost tens of milliseconds). Every test
+# below is a necessary condition for :func:`canon` to change a word: a chunk that passes none of them is
+# stored as ``(chunk,)``; all others go through :func:`canon_chunk` as before, so the tokens are the same.
+
+_REWRITE_KEYS = frozenset(P.REWRITE)
+_PLAIN_KNOWN = P.LEXICON - _REWRITE_KEYS  # known words that stand for themselves
+_FZ_PRE = frozenset(d[:3] for d in P.FUZZY_DELETES)  # a one-edit neighbour of a fuzzy keyword (length >= 6)
+_FZ_SUF = frozenset(d[-3:] for d in P.FUZZY_DELETES)  # keeps its first or its last three letters
+_FZ_MIN = min(map(len, P.FUZZY_DELETES))
+_MASK_ENDS = frozenset(w[0] + w[-1] for w in P.MASKABLE)  # squeezing keeps the first and last letters
+_TRIPLE_RE = re.compile(r"([a-z])\1\1")
+_NO_LEET_DIGIT = re.compile(r"[269]")  # a digit that is no leet letter: leet candidates are never words
+_pre3 = itemgetter(slice(0, 3))
+_suf3 = itemgetter(slice(-3, None))
+_first = itemgetter(0)
+_last = itemgetter(-1)
+
+
+def _words_at(joined: str, positions) -> set[str]:
+    """The space-separated words of ``joined`` that contain the given positions."""
+    out = set()
+    for p in positions:
+        a = joined.rfind(" ", 0, p) + 1
+        b = joined.find(" ", p)
+        out.add(joined[a:] if b < 0 else joined[a:b])
+    return out
+
+
+def _plain_letters(words: set[str]) -> set[str]:
+    """Of pure-letter words that are not known words, those :func:`canon` keeps as they are."""
+    suspect: set[str] = set()
+    joined = " ".join(words)
+    if _TRIPLE_RE.search(joined):
+        suspect |= _words_at(joined, (m.start() for m in _TRIPLE_RE.finditer(joined)))
+    wl = list(words)
+    ends = compress(wl, map(_MASK_ENDS.__contains__, map(add, map(_first, wl), map(_last, wl))))
+    suspect.update(w for w in ends if _SQUEEZE2.search(w))
+    longer = list(compress(wl, map((_FZ_MIN - 1).__lt__, map(len, wl))))
+    if longer:
+        suspect.update(compress(longer, map(_FZ_PRE.__contains__, map(_pre3, longer))))
+        suspect.update(compress(longer, map(_FZ_SUF.__contains__, map(_suf3, longer))))
+        glued = " ".join(compress(longer, map((6).__lt__, map(len, longer))))
+        for stem in P.GLUE_STEMS:
+            k = glued.find(stem)
+            while k >= 0:
+                suspect |= _words_at(glued, (k,))
+                k = glued.find(stem, k + 1)
+    return words - suspect if suspect else words
+
+
+def _prime(chunks: list[str]) -> None:
+    """Store ``(chunk,)`` for the new chunks that provably canonicalise to themselves (see above)."""
+    new = set(filterfalse(_CHUNKS.__contains__, set(chunks)))
+    if len(new) < 8:
+        return
+    if len(_CHUNKS) + len(new) > 65536:
+        _CHUNKS.clear()
+    new -= _REWRITE_KEYS
+    plain = new & _PLAIN_KNOWN
+    new -= plain
+    letters = set(filter(str.isalpha, new))
+    if letters:
+        plain |= _plain_letters(letters)
+        new -= letters
+    if new:
+        # digits and letters mixed, with a digit that is no leet letter (2, 6, 9): no leet reading is a
+        # word, so the chunk stays as it is unless it is a dose (``20mg``, cheaply over-approximated by its
+        # last letter) or all digits (``num``)
+        mixed = [c for c in filter(str.isalnum, new) if not c.isdigit() and c[-1] not in "glG"]
+        if mixed:
+            plain.update(compress(mixed, map(_NO_LEET_DIGIT.search, mixed)))
+    _CHUNKS.update(zip(plain, zip(plain), strict=True))
+
 
 class _RelevanceCache:
     """The relevant set of one caller, with the last tokens of multi-token spellings added."""
@@ -367,6 +445,7 @@ def relevant_tokens(folded: str, relevant: frozenset[str]) -> list[str] | None:
     chunks = folded.split()
     if not chunks:
         return None
+    _prime(chunks)
     if len(chunks) >= 3 and _RUN_RE.search(" " + " ".join(chunks) + " "):
         # runs of single letters become words only when joined: look at the joined tokens (the later steps
         # only drop dots or join multi-token spellings, whose last tokens are in the relevant set)
@@ -397,6 +476,7 @@ def _finish(toks: list[str]) -> list[str]:
 def tokens(folded: str) -> list[str]:
     """Canonical tokens of a folded text (fast path; same tokens as :func:`tokens_with_src`)."""
     chunks = folded.split()
+    _prime(chunks)
     if _RUN_RE.search(" " + " ".join(chunks) + " "):
         return _finish(_tokens_runs(chunks))
     return _finish(list(_flatten(map(_chunk_get, chunks))))
@@ -446,6 +526,7 @@ def _one_word_sentences(toks: list[str], src: list | None) -> tuple[list[str], l
 def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
     """Canonical tokens of a folded text, and for each the chunk index range ``[a, b)`` it came from."""
     chunks = folded.split()
+    _prime(chunks)
     toks: list[str] = []
     src: list[tuple[int, int]] = []
     n = len(chunks)
@@ -539,3 +620,12 @@ def _join_multi(toks: list[str], src: list[tuple[int, int]] | None) -> tuple[lis
                     src[a : i + 1] = [span] * len(repl)
                 break
     return toks, (src if src is not None else [])
+
+
+def clear_caches() -> None:
+    """Empty every cache of this module (see :func:`core.crisis.clear_caches`)."""
+    _CHUNKS.clear()
+    canon.cache_clear()
+    _join_letters.cache_clear()
+    _TABLE.clear()
+    _TABLE.update(_TABLE_ASCII)

@@ -15,4 +15,18 @@ Module map (private):
 
 from core.policy._policy import Classification, Policy, PolicyTables, classify
 
-__all__ = ["Classification", "Policy", "PolicyTables", "classify"]
+
+def clear_caches(policy: Policy | None = None) -> None:
+    """Forget every memo of the classifier (path classes, the crisis detector's caches and, given a
+    ``policy``, its action tables), so the next call pays a never-seen request's full cost (benchmarks)."""
+    from core.crisis import clear_caches as clear_crisis
+    from core.policy import _paths
+
+    _paths._MEMO.clear()
+    clear_crisis()
+    if policy is not None:
+        policy._action_cache.clear()
+        policy._flag_cache.clear()
+
+
+__all__ = ["Classification", "Policy", "PolicyTables", "classify", "clear_caches"]

@@ -61,5 +61,5 @@ def test_missing_named_file_is_an_error(tmp_path):
 
 
 def test_example_config_is_valid():
-    cfg = load_config(ROOT / "config.example.yaml", environ={})
+    cfg = load_config(ROOT / "config.example.yaml", environ={"SIGNOFF_TELEGRAM_TOKEN": "1:x"})
     assert cfg.telegram is not None and cfg.discord is None

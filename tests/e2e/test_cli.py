@@ -214,3 +214,12 @@ async def test_doctor_reports_a_missing_daemon(short_tmp):
     cfg = write_config(short_tmp)
     rc, out, err = await run_cli("doctor", "--config", str(cfg))
     assert rc == 1 and "daemon: not running" in out
+
+
+async def test_classify_batch_keeps_one_result_per_line(short_tmp):
+    lines = b'{"action": "terminal", "command": "rm -rf /"}\n\n{"command": "ls"}\nnot json\n{"action": 3}\n'
+    rc, out, err = await run_cli("classify", "--batch", stdin=lines)
+    results = [json.loads(x) for x in out.splitlines()]
+    assert rc == 0 and len(results) == 5
+    assert results[0]["tier"] == "CRITICAL" and "error" in results[1] and results[2]["tier"] == "SAFE"
+    assert "error" in results[3] and "error" in results[4]

@@ -184,3 +184,31 @@ async def test_discord_dm_and_channel_messages_get_resources_and_alert(discord, 
     await discord.wait_for(lambda: discord.sent(9200) and len(crisis_alerts()) == 3)
     await daemon.broker.drain()
     assert len(discord.sent(DISCORD_OTHER)) == 1 and len(discord.sent(9100)) == 1
+
+
+async def test_without_crisis_chats_the_approval_chats_are_alerted(telegram, start_daemon, short_tmp):
+    cfg = make_config(short_tmp, telegram)
+    cfg.telegram.crisis_chat_ids = []
+    daemon, api = await start_daemon(cfg)
+    await api.call("POST", "/v1/crisis", json={"text": "i want to die", "user": "u-7"})
+    await telegram.wait_for(lambda: alerts(telegram, APPROVAL_CHAT), what="alert in the approval chat")
+    alert = alerts(telegram, APPROVAL_CHAT)[0]
+    telegram.press(APPROVAL_CHAT, alert.message_id, alert.callback_data[0], 777, username="rita")
+    await telegram.wait_for(lambda: "@rita is on it" in alert.text)
+
+
+async def test_ledger_lists_crisis_alerts(telegram, start_daemon, short_tmp):
+    from tests.e2e.test_cli import run_cli, write_config
+
+    daemon, api = await start_daemon(make_config(short_tmp, telegram))
+    _, body = await api.call("POST", "/v1/crisis", json={"text": "i want to die", "agent": "companion", "user": "u-9"})
+    await daemon.broker.drain()
+    cfg = write_config(short_tmp)
+    rc, out, err = await run_cli("ledger", "--config", str(cfg), "--json")
+    import json as _json
+
+    alerts_ = _json.loads(out)["crisis_alerts"]
+    assert rc == 0 and alerts_[0]["id"] == body["id"] and alerts_[0]["user"] == "u-9"
+    assert [e["kind"] for e in alerts_[0]["events"]] == ["crisis"]
+    rc, out, err = await run_cli("ledger", "--config", str(cfg))
+    assert "CRISIS" in out and "NOT acknowledged" in out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import grp
+import json
 import os
 import pwd
 import shutil
@@ -123,6 +124,13 @@ async def test_agent_in_group_requests_but_cannot_decide(users, world):
         approval_id = err.split()[1]
         rc, out, err = await run_as(users, "agent", "approve", approval_id, "--config", str(config))
         assert rc == 1 and "not in terminal.approver_uids" in err
+        # Agents see their own approvals only; the daemon's user sees all.
+        rc, out, err = await run_as(users, "daemon", "request", "--config", str(config), "--action", "terminal",
+                                    "--wait", "0", "--", "git push origin secret-branch")
+        rc, out, err = await run_as(users, "agent", "pending", "--config", str(config), "--json")
+        assert [a["id"] for a in json.loads(out)["approvals"]] == [approval_id]
+        rc, out, err = await run_as(users, "daemon", "pending", "--config", str(config), "--json")
+        assert len(json.loads(out)["approvals"]) == 2
         rc, out, err = await run_as(users, "other", "request", "--config", str(config), "--action", "terminal",
                                     "--", "git push")
         assert rc == 3, err  # not in the group: cannot even connect
