@@ -557,8 +557,6 @@ class DiscordChannel:
             # The embed's author line says "Escalated: needs a decision" while it is pending.
             msg = await self._send(channel_id, embed=render_embed(card), view=card_view(approval.id))
             await self._record_card(approval, channel_id, msg.id)
-        if approval.is_final:  # decided meanwhile: no page, no live buttons for a closed approval
-            return
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if not self._ready():

@@ -361,8 +361,6 @@ class TelegramChannel:
                                    keyboard(approval.id))
             await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
             await self._catch_up(approval, chat_id, msg.message_id)
-        if approval.is_final:  # decided meanwhile: no page, no live buttons for a closed approval
-            return
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if self.app is None or not self._started:
