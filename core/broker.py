@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 from core.channel import CardChange, Channel
-from core.crisis import CrisisMatch, Resource
+from core.crisis import Resource
 from core.crisis_desk import CrisisDesk, CrisisSettings, Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotFound
 from core.ledger import ApprovalRow, EventRow, IntegrityError, Ledger
@@ -472,4 +472,4 @@ def _is_long(request: ApprovalRequest) -> bool:
     return len(request.command or "") + len(request.description or "") > 4096
 
 
-__all__ = ["Broker", "BrokerSettings", "CrisisMatch", "DeadlineScheduler", "Requester", "new_id"]
+__all__ = ["Broker", "BrokerSettings", "DeadlineScheduler", "Requester", "new_id", "press_answer"]
