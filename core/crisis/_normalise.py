@@ -25,10 +25,12 @@ original text.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
-from itertools import chain, compress, filterfalse, repeat
-from operator import add, itemgetter
+from itertools import accumulate, chain, compress, filterfalse, repeat
+from operator import add, itemgetter, methodcaller, not_
 
 from core.crisis import _phrases as P
 
@@ -58,8 +60,16 @@ class _Table(dict):
     """``str.translate`` table for non-ASCII characters, filled on first use of each character."""
 
     def __missing__(self, code: int) -> str:
+        state = _FOLDING.__dict__
+        if state.get("on"):
+            state["misses"] += 1
+            if state["misses"] > 8:
+                raise _ManyNew
+        if len(self) > _TABLE_MAX:
+            _reset_table()
         value = _char_repl(chr(code))
         self[code] = value
+        _TABLE_CHARS.add(chr(code))
         return value
 
 
@@ -94,15 +104,159 @@ def _char_repl(ch: str) -> str:
 
 
 _TABLE = _Table({c: _ascii_repl(c) for c in range(128)})
-_TABLE_ASCII = dict(_TABLE)
 _ASCII_BYTES = bytes(ord(_ascii_repl(c)) for c in range(128)) + b" " * 128
+_LATIN1 = [_char_repl(chr(c)) for c in range(128, 256)]
+#: Latin-1 characters whose replacement is one ASCII character, as a bytes table (others: a space, unused)
+_LATIN1_BYTES = bytes(ord(_ascii_repl(c)) for c in range(128)) + bytes(
+    ord(v) if len(v) == 1 and v.isascii() else 32 for v in _LATIN1)
+#: Latin-1 characters whose replacement is not one ASCII character (none, or several: ``ß``, ``½``)
+_LATIN1_WIDE = [(chr(128 + k), v) for k, v in enumerate(_LATIN1) if not (len(v) == 1 and v.isascii())]
+assert all(v.isascii() and _keep(v) == v for _, v in _LATIN1_WIDE)  # kept as they are by the bytes table
+_LATIN1_WIDE_RE = re.compile(b"[" + b"".join(re.escape(bytes([128 + k])) for k, v in enumerate(_LATIN1)
+                                            if not (len(v) == 1 and v.isascii())) + b"]")
+
+
+class _ManyNew(Exception):  # noqa: N818 - a signal, not an error
+    """Raised out of ``str.translate`` by the table when a text brings many new characters (see :func:`fold`)."""
+
+
+#: per thread: whether a fold may be interrupted (``on``) and the table's misses in it (``misses``)
+_FOLDING = threading.local()
 
 
 def fold(text: str) -> str:
     """Character-level normalisation (see module docstring, step 1)."""
     if text.isascii():
         return text.encode("ascii").translate(_ASCII_BYTES).decode("ascii")
+    if len(text) > 256:  # (short texts: the table, whose characters are known after a first use, is faster)
+        try:
+            raw = text.encode("latin-1")
+        except UnicodeEncodeError:
+            pass
+        else:
+            # Latin-1 (no table needed): the few characters that become no or several characters are replaced
+            # first (by ASCII text the bytes table keeps as it is), then every other becomes one ASCII character
+            if _LATIN1_WIDE_RE.search(raw) is not None:
+                for ch, value in _LATIN1_WIDE:
+                    text = text.replace(ch, value)
+                raw = text.encode("latin-1")
+            return raw.translate(_LATIN1_BYTES).decode("ascii")
+        # the big blocks of ideographs and syllables (characters that only ever become spaces) in C first
+        text = _WIDE_RE.sub(" ", text)
+        if _HANGUL_RE.search(text):
+            text = _HANGUL_RE.sub("   ", _HANGUL_LV_RE.sub("  ", text))
+    # characters new to the table are computed one at a time on first use; a text with many new characters
+    # (more than 8) interrupts the translation and has all its new characters entered in bulk instead
+    state = _FOLDING.__dict__
+    state["misses"] = 0
+    state["on"] = True
+    try:
+        return text.translate(_TABLE)
+    except _ManyNew:
+        pass
+    finally:
+        state["on"] = False
+    new = set(text).difference(_TABLE_CHARS)
+    _fill_table(new)
     return text.translate(_TABLE)
+
+
+#: CJK ideographs (with extensions and compatibility forms) and Yi: characters :func:`_char_repl` turns into
+#: one space (tests/core/test_crisis_perf.py checks every one)
+_WIDE_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\U00020000-\U0002fa1f\U00030000-\U0003134f]")
+#: Hangul syllables: NFKD gives two jamo (no final consonant: every 28th syllable) or three, each a space
+_HANGUL_LV_RE = re.compile("[" + "".join(chr(c) for c in range(0xAC00, 0xD7A4, 28)) + "]")
+_HANGUL_RE = re.compile("[\uac00-\ud7a3]")
+
+
+_TABLE_CHARS: set[str] = set(map(chr, range(128)))  # characters of _TABLE, as characters
+_SPECIAL = frozenset(P.EMOJI) | frozenset(P.ZERO_WIDTH) | frozenset(P.APOSTROPHES) | frozenset(P.CONFUSABLES) \
+    | frozenset("\u2028\u2029\x85")
+_MARK_CATS = frozenset(("Mn", "Me", "Cf", "Sk"))
+
+
+class _Post(dict):
+    """``str.translate`` table for the characters of NFKD forms: what :func:`_char_repl` makes of each (a
+    combining mark is dropped, other characters are case folded and mapped)."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        if unicodedata.combining(ch):
+            value = ""
+        else:
+            value = "".join(_post_one(d) for d in ch.casefold())
+        if len(self) > 65536:
+            self.clear()
+        self[code] = value
+        return value
+
+
+def _post_one(d: str) -> str:
+    if d.isascii():
+        return _ascii_repl(ord(d))
+    if d in P.CONFUSABLES:
+        return P.CONFUSABLES[d]
+    if d in P.EMOJI:
+        return f" {P.EMOJI[d]} "
+    return " "
+
+
+_POST = _Post()
+
+
+def _fill_table(new: set[str]) -> None:
+    """Enter the new characters in the table in bulk, each with the value :func:`_char_repl` gives it, using
+    C-level maps: a character that no normalisation, case folding or table changes becomes a space; a
+    combining mark, format character or modifier symbol is dropped; any other becomes its NFKD form through
+    :data:`_POST` (a small alphabet: ASCII letters, marks, jamo). Characters of the tables (emoji, look-alikes,
+    zero-width, apostrophes) are left to :func:`_char_repl` on first use. The table is bounded: past 65,536
+    entries entered on use it is reset to its base part (see :data:`_BASE_BLOCKS`)."""
+    if len(_TABLE) + len(new) > _TABLE_MAX:
+        _reset_table()
+    chars = [c for c in new if c not in _SPECIAL and not c.isascii()]
+    nfs = list(map(unicodedata.normalize, repeat("NFKD"), chars))
+    out = {}
+    for c, cat, nf, cf, comb in zip(chars, map(unicodedata.category, chars), nfs, map(str.casefold, chars),
+                                    map(unicodedata.combining, chars), strict=True):
+        if cat in _MARK_CATS:
+            out[ord(c)] = ""
+        elif nf == c and cf == c and not comb:
+            out[ord(c)] = " "
+        else:
+            out[ord(c)] = nf.translate(_POST)
+    _TABLE.update(out)
+    _TABLE_CHARS.update(chars)
+
+
+def _reset_table() -> None:
+    _POST.clear()
+    _TABLE.clear()
+    _TABLE.update(_TABLE_BASE)
+    _TABLE_CHARS.clear()
+    _TABLE_CHARS.update(_TABLE_BASE_CHARS)
+
+
+#: blocks whose characters are entered in the table at import (~25,000 characters, ~30 ms): Latin to CJK
+#: symbols and kana, Yi radicals to Hangul, Hangul Jamo extended to the end of the BMP, and the emoji blocks.
+#: This is the same table :func:`_char_repl` fills on use, computed ahead of any input (a constant, like the
+#: phrase tables: clear_caches keeps it), so that a text of never-seen characters of these blocks costs no
+#: per-character work. CJK ideographs and Hangul syllables are mapped by regular expressions (see fold);
+#: other characters are entered on use.
+_BASE_BLOCKS = ((0x80, 0x3400), (0xA4D0, 0xAC00), (0xD7A4, 0xD800), (0xE000, 0x10000), (0x1F000, 0x1FB00))
+
+
+def _base_table() -> tuple[dict[int, str], set[str]]:
+    chars = {chr(c) for a, b in _BASE_BLOCKS for c in range(a, b)}
+    _fill_table(chars)
+    for ch in _SPECIAL:
+        _TABLE[ord(ch)]  # noqa: B018 - fills the entry (__missing__)
+        _TABLE_CHARS.add(ch)
+    return dict(_TABLE), set(_TABLE_CHARS)
+
+
+_TABLE_MAX = 1 << 30  # no bound while the base table is built
+_TABLE_BASE, _TABLE_BASE_CHARS = _base_table()
+_TABLE_MAX = len(_TABLE_BASE) + 65536  # characters entered on use: at most this many more
 
 
 def orig_offsets(text: str, fs: int, fe: int) -> tuple[int, int]:
@@ -134,8 +288,10 @@ def chunk_spans(folded: str) -> list[tuple[int, int]]:
 
 _LEET = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
                        "!": "i", "|": "l", "+": "t"})
-_SQUEEZE3 = re.compile(r"([a-z])\1{2,}")
-_SQUEEZE2 = re.compile(r"([a-z])\1+")
+_SQUEEZE3 = re.compile(r"(([a-z])\2)\2+")  # three or more of a letter → two (group 1)
+_SQUEEZE2 = re.compile(r"([a-z])\1+")  # two or more of a letter → one (group 1)
+#: the replacement of both: a C-level callable (a template such as ``r"\1"`` costs a Python call per match)
+_GROUP1 = methodcaller("group", 1)
 _MASK_RUN = re.compile(r"\*+")
 _DOSE_RE = re.compile(r"\d+(?:mg|mcg|ml|g)")
 
@@ -150,15 +306,39 @@ def _known(word: str) -> tuple[str, ...] | None:
     return None
 
 
+assert all(w.isascii() and w.isalpha() and w.islower() for w in P.MASKABLE)  # see _mask_fits
+
+
 def _unmask(tok: str) -> tuple[str, ...] | None:
     parts = _MASK_RUN.split(tok)
     if not any(parts):
         return None
-    rx = re.compile("[a-z]{1,3}".join(re.escape(p) for p in parts))
-    for word in P.MASKABLE:
-        if len(word) >= len(tok) - 1 and rx.fullmatch(word):
+    head, tail = parts[0], parts[-1]
+    fixed = sum(map(len, parts))
+    gaps = len(parts) - 1
+    lo, hi = max(fixed + gaps, len(tok) - 1), fixed + 3 * gaps
+    # necessary conditions of the full match below (same head and tail, length within the gaps' bounds)
+    words = [w for w in P.MASKABLE if lo <= len(w) <= hi and w.startswith(head) and w.endswith(tail)]
+    if not words:
+        return None
+    for word in words:
+        if _mask_fits(parts, word):
             return (word,)
     return None
+
+
+def _mask_fits(parts: list[str], word: str) -> bool:
+    """Whether ``word`` (lower-case ASCII letters) is ``parts`` joined by gaps of one to three letters (the full
+    match of ``[a-z]{1,3}`` between the parts, without compiling a pattern per token)."""
+    head = parts[0]
+    if not word.startswith(head):
+        return False
+    ends = {len(head)}
+    for p in parts[1:]:
+        ends = {q + len(p) for e in ends for q in range(e + 1, e + 4) if q <= len(word) and word.startswith(p, q)}
+        if not ends:
+            return False
+    return len(word) in ends
 
 
 def _fuzzy(tok: str) -> tuple[str, ...] | None:
@@ -217,9 +397,23 @@ def _contraction(tok: str) -> tuple[str, ...]:
     return (base + tail,)
 
 
-@lru_cache(maxsize=32768)
+_CANON: dict[str, tuple[str, ...]] = {}  # raw token → canonical tokens (filled by canon and _prime_pieces)
+
+
 def canon(tok: str) -> tuple[str, ...]:
-    """Canonical tokens for one raw token (see module docstring, step 4)."""
+    """Canonical tokens for one raw token (see module docstring, step 4), memoised (bounded size)."""
+    hit = _CANON.get(tok)
+    if hit is None:
+        if len(_CANON) > 65536:
+            _CANON.clear()
+        hit = _CANON[tok] = _canon(tok)
+    return hit
+
+
+canon.cache_clear = _CANON.clear  # type: ignore[attr-defined]
+
+
+def _canon(tok: str) -> tuple[str, ...]:
     tok = tok.strip("'")
     if not tok:
         return ()
@@ -247,7 +441,7 @@ def canon(tok: str) -> tuple[str, ...]:
         if not t.isdigit():
             leet = t.translate(_LEET)
             for cand in (leet.replace("1", "i"), leet.replace("1", "l"), leet.replace("1", "")):
-                hit = _known(cand) or _known(_SQUEEZE2.sub(r"\1", cand)) if cand.isalpha() else None
+                hit = _known(cand) or _known(_SQUEEZE2.sub(_GROUP1, cand)) if cand.isalpha() else None
                 if hit is not None:
                     return hit
             if not t[0].isdigit() and leet.replace("1", "i").isalpha():
@@ -256,15 +450,15 @@ def canon(tok: str) -> tuple[str, ...]:
         if hit is not None:
             return hit
     if t.isalpha():
-        sq = _SQUEEZE3.sub(r"\1\1", t)
+        sq = _SQUEEZE3.sub(_GROUP1, t)
         if sq != t:
-            hit = _known(sq) or _known(_SQUEEZE2.sub(r"\1", sq))
+            hit = _known(sq) or _known(_SQUEEZE2.sub(_GROUP1, sq))
             if hit is not None:
                 return hit
             t = sq
         elif _SQUEEZE2.search(t):
             # doubled letters: only when squeezing gives a crisis keyword ("diee", "killl" is handled above)
-            sq = _SQUEEZE2.sub(r"\1", t)
+            sq = _SQUEEZE2.sub(_GROUP1, t)
             if sq in P.MASKABLE_SET:
                 return (sq,)
         if len(t) >= 5:
@@ -349,6 +543,11 @@ _flatten = chain.from_iterable
 # distinct chunks; computing :func:`canon` one by one for each would cost tens of milliseconds). Every test
 # below is a necessary condition for :func:`canon` to change a word: a chunk that passes none of them is
 # stored as ``(chunk,)``; all others go through :func:`canon_chunk` as before, so the tokens are the same.
+# Chunks with digits, leet symbols or punctuation are then split into pieces over all of them at once
+# (:func:`_prime_rest`): the word pieces' tokens are proven in bulk where the leet, squeeze, mask and dose
+# rules provably give a plain reading (:func:`_prime_pieces`, else :func:`canon`), and every chunk's tokens are
+# assembled from its pieces with C-level maps (tests/core/test_crisis_perf.py compares all of them with
+# :func:`canon_chunk`).
 
 _REWRITE_KEYS = frozenset(P.REWRITE)
 _PLAIN_KNOWN = P.LEXICON - _REWRITE_KEYS  # known words that stand for themselves
@@ -418,6 +617,159 @@ def _prime(chunks: list[str]) -> None:
         if mixed:
             plain.update(compress(mixed, map(_NO_LEET_DIGIT.search, mixed)))
     _CHUNKS.update(zip(plain, zip(plain), strict=True))
+    rest = [c for c in new - plain if not c.isalpha()]
+    if len(rest) >= 8:
+        _prime_rest(rest)
+
+
+#: the pieces of :func:`canon_chunk` over chunks joined by new lines: a word, punctuation ending a chunk (with
+#: the new line), punctuation inside a chunk, or the new line after a chunk ending in a word
+_JOINED_PIECE_RE = re.compile(r"[a-z0-9@$*'|]+(?:!+[a-z0-9@$*'|]+)*|[.?!;:,]+\n|[.?!;:,]+|\n")
+#: three or more single letters or digits (pieces of their own) separated by dots or colons only
+#: (``s.u.i.c.i.d.e``), the letters canon_chunk collects; a "!" next to a letter is counted as no glue here
+#: (the pattern finds every run, and a few more), see _prime_rest
+_SINGLE_PIECE = r"[a-z0-9](?![a-z0-9@$*'|])"
+_DOTTED_RE = re.compile(rf"(?<![a-z0-9@$*'|]){_SINGLE_PIECE}(?:[.:]+{_SINGLE_PIECE}){{2,}}")
+_NO_DOTS = str.maketrans("", "", ".:")
+
+
+class _PunctText(dict):
+    """A punctuation piece → the text of its canonical token in :func:`canon_chunk` (see there)."""
+
+    def __missing__(self, piece: str) -> str:
+        if piece.endswith("\n"):
+            value = ("," if piece[:-1].strip(",") == "" else ".") + "\n"
+        elif not _SENT.isdisjoint(piece):
+            value = "."
+        else:
+            value = "," if "," in piece else ""
+        self[piece] = value
+        return value
+
+
+_PUNCT_TEXT = _PunctText({"\n": "\n"})
+
+
+def _prime_rest(chunks: list[str]) -> None:
+    """Store the tokens of chunks with digits, leet symbols or punctuation, computed over all of them at once:
+    every chunk becomes the tokens of its word pieces (:func:`canon`, mostly proven in bulk by
+    :func:`_prime_pieces`) and of its punctuation pieces, exactly as :func:`canon_chunk` makes them, with C-level
+    maps over one list of pieces. Chunks with runs of dotted single letters (which canon_chunk joins) are left
+    to it."""
+    joined = "\n".join(chunks) + "\n"
+    if _DOTTED_RE.search(joined):
+        # runs of single letters between dots: canon_chunk joins them when they make words (else each letter
+        # is read alone, as here); the chunks of the runs that join are left to it
+        found = [(m.start(), m.group()) for m in _DOTTED_RE.finditer(joined)]
+        runs = [g.translate(_NO_DOTS) for _, g in found]
+        joins = [k for k in _maybe_joinable(runs) if _join_letters(runs[k]) is not None]
+        # a "!" next to a run may glue its end letter to a word (``x!a.b.c``): such chunks are left to
+        # canon_chunk whatever their runs make
+        joins += [k for k, (a, g) in enumerate(found) if joined[a - 1 : a] == "!" or joined[a + len(g)] == "!"]
+        if joins:
+            starts = list(accumulate(map(len, chunks), lambda acc, n: acc + n + 1, initial=0))
+            bad = {bisect_right(starts, found[k][0]) - 1 for k in joins}
+            chunks = [c for k, c in enumerate(chunks) if k not in bad]
+            if len(chunks) < 8:
+                return
+            joined = "\n".join(chunks) + "\n"
+    pieces = _JOINED_PIECE_RE.findall(joined)
+    kinds = set(pieces)
+    words = [w for w in kinds if w[-1] not in ".?!;:,\n"]
+    todo = set(words).difference(_CANON)
+    quoted = [w for w in todo if "'" in w]
+    if quoted:
+        # contractions and stray apostrophes: canon reads the parts between them, prove those too
+        todo.update(chain.from_iterable(map(_contraction, map(_strip_quotes, quoted))))
+        todo.discard("")
+        todo.difference_update(_CANON)
+    if todo:
+        _prime_pieces(todo)
+    toks = list(map(_CANON.get, words))
+    if None in toks:
+        toks = [canon(w) if t is None else t for w, t in zip(words, toks, strict=True)]
+    table = dict(zip(words, map(" ".join, toks), strict=True))
+    punct = list(kinds.difference(table))
+    table.update(zip(punct, map(_PUNCT_TEXT.__getitem__, punct), strict=True))
+    parts = " ".join(map(table.__getitem__, pieces)).split("\n")
+    parts.pop()  # after the last new line
+    _CHUNKS.update(zip(chunks, map(tuple, map(str.split, parts)), strict=True))
+
+
+def _strip_quotes(piece: str) -> str:
+    return piece.strip("'")
+
+
+_KNOWN_KEYS = _REWRITE_KEYS | P.LEXICON
+_SQ_ENDS = frozenset(k[0] + k[-1] for k in _KNOWN_KEYS)  # first and last letters of the known words
+_QUOTE_MASK = frozenset("'*")
+_DOUBLE_RE = re.compile(r"([a-z])\1")
+_LEET_SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0134578@$!|")  # leet reading always letters (1 → i)
+_LEET_I = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": "i"})
+_LEET_L = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": "l"})
+_LEET_DROP = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": None})
+
+
+def _prime_pieces(pieces: set[str]) -> None:
+    """Store in the :func:`canon` memo the tokens of the word pieces whose tokens are provable with set and
+    string operations over all of them at once (the same value :func:`canon` computes; others are left to it).
+
+    * all digits: the digit itself or ``num``;
+    * letters and digits with a digit that is no leet letter (2, 6, 9), not ending like a dose: itself;
+    * letters, leet digits and leet symbols (no apostrophe, no mask): no leet reading (1 read as i, l or
+      dropped, doubled letters squeezed) is a known word, and the reading with 1 → i is a plain letter word
+      (:func:`_plain_letters`): that reading, or the piece itself when it starts with a digit."""
+    if len(_CANON) + len(pieces) > 65536:
+        _CANON.clear()
+    pieces = pieces - _KNOWN_KEYS
+    if not pieces:
+        return
+    out: dict[str, tuple[str, ...]] = {}
+    digits = list(filter(str.isdigit, pieces))
+    if digits:
+        out.update((d, (d,) if len(d) == 1 else ("num",)) for d in digits)
+        pieces = pieces.difference(digits)
+    alpha = set(filter(str.isalpha, pieces))
+    pieces -= alpha
+    cand = [c for c in pieces if c[-1] not in "gl"]
+    leet: list[str] = []
+    ri: list[str] = []
+    if cand:
+        no_leet = list(compress(cand, map(_NO_LEET_DIGIT.search, cand)))
+        no_leet = list(compress(no_leet, map(_QUOTE_MASK.isdisjoint, no_leet)))
+        out.update(zip(no_leet, zip(no_leet), strict=True))
+        leet = list(compress(cand, map(_LEET_SAFE.issuperset, cand)))
+    if leet:
+        ri = [c.translate(_LEET_I) for c in leet]
+        # the readings with 1 → l and with 1 dropped differ only where there is a 1
+        ones = [k for k, c in enumerate(leet) if "1" in c]
+        forms = ri + [leet[k].translate(_LEET_L) for k in ones] + [leet[k].translate(_LEET_DROP) for k in ones]
+        owner = [*range(len(leet)), *ones, *ones]
+        hit = set(compress(owner, map(_KNOWN_KEYS.__contains__, forms)))
+        # squeezed readings: only a reading with a doubled letter changes, and it can only become a known word
+        # with the same first and last letters (squeezing keeps them)
+        rng = range(len(forms))
+        few = list(compress(rng, map(_SQ_ENDS.__contains__, map(add, map(_first, forms), map(_last, forms)))))
+        few = list(compress(few, map(_DOUBLE_RE.search, [forms[k] for k in few])))
+        if few:
+            squeezed = _SQUEEZE2.sub(_GROUP1, " ".join([forms[k] for k in few])).split(" ")
+            hit.update(owner[few[k]] for k in compress(range(len(few)), map(_KNOWN_KEYS.__contains__, squeezed)))
+        if hit:
+            keep = [k for k in range(len(leet)) if k not in hit]
+            leet = [leet[k] for k in keep]
+            ri = [ri[k] for k in keep]
+    plain = _plain_letters(alpha.union(ri)) if alpha or ri else set()
+    if alpha:
+        good = alpha & plain
+        out.update(zip(good, zip(good), strict=True))
+    if leet:
+        digit = list(map(str.isdigit, map(_first, leet)))
+        lead = list(compress(leet, digit))
+        out.update(zip(lead, zip(lead), strict=True))
+        letter = list(map(not_, digit))
+        lw, lr = list(compress(leet, letter)), list(compress(ri, letter))
+        out.update(compress(zip(lw, zip(lr), strict=True), map(plain.__contains__, lr)))
+    _CANON.update(out)
 
 
 class _RelevanceCache:
@@ -483,7 +835,7 @@ def tokens(folded: str) -> list[str]:
 
 
 _DOT_KIND = {BOUNDARY: 1}
-_WORD_DOT_WORD = re.compile(rb"(?=\x00\x01\x00)")
+_ONE_WORD_DOT = re.compile(rb"(?<=\x01\x00)\x01(?=\x00\x01)")
 
 
 def _one_word_sentences(toks: list[str], src: list | None) -> tuple[list[str], list]:
@@ -501,12 +853,10 @@ def _one_word_sentences(toks: list[str], src: list | None) -> tuple[list[str], l
             ):
                 drop.add(k)
     else:
-        # long texts: candidates found in C, a dot between two other tokens (kinds: 1 for a dot, 0 otherwise)
-        kinds = bytes(map(_DOT_KIND.get, toks, repeat(0)))
-        for m in _WORD_DOT_WORD.finditer(kinds):
-            k = m.start() + 1
-            if (k - 2 < 0 or toks[k - 2] == BOUNDARY) and (k + 2 >= n or toks[k + 2] == BOUNDARY):
-                drop.add(k)
+        # long texts: found in C, a dot between two other tokens each with a dot (or the text's edge) on its
+        # other side (kinds: 1 for a dot, 0 otherwise, padded with a dot at both ends for the edges)
+        kinds = b"\x01" + bytes(map(_DOT_KIND.get, toks, repeat(0))) + b"\x01"
+        drop = {m.start() - 1 for m in _ONE_WORD_DOT.finditer(kinds)}
     if not drop:
         return toks, src or []
     out: list[str] = []
@@ -575,15 +925,40 @@ def _tokens_runs(chunks: list[str]) -> list[str]:
     known words replaced by them."""
     kinds = bytes(map(_KIND.get, chunks, repeat(0)))
     per = list(map(_chunk_get, chunks))
-    for m in _RUN_BYTES.finditer(kinds):
-        a, b = m.span()
-        for s0 in range(a, b, _SINGLE_RUN_MAX):
-            e0 = min(s0 + _SINGLE_RUN_MAX, b)
-            if e0 - s0 >= 3:
-                words = _join_letters("".join(chunks[s0:e0]))
-                if words is not None:
-                    per[s0:e0] = [words] + [()] * (e0 - s0 - 1)
+    spans = [m.span() for m in _RUN_BYTES.finditer(kinds)]
+    if any(b - a > _SINGLE_RUN_MAX for a, b in spans):
+        spans = [(s0, min(s0 + _SINGLE_RUN_MAX, b)) for a, b in spans for s0 in range(a, b, _SINGLE_RUN_MAX)]
+        spans = [(a, b) for a, b in spans if b - a >= 3]
+    if not spans:
+        return list(_flatten(per))
+    runs = ["".join(chunks[a:b]) for a, b in spans]
+    # a run can join into words only when a reading of it is a known word or holds a stem of a glued phrase
+    # (see _join_letters): found for all runs at once, the others are not looked at one by one
+    for k in _maybe_joinable(runs):
+        words = _join_letters(runs[k])
+        if words is not None:
+            a, b = spans[k]
+            per[a:b] = [words] + [()] * (b - a - 1)
     return list(_flatten(per))
+
+
+def _maybe_joinable(runs: list[str]) -> list[int]:
+    """Indices of the runs of single letters :func:`_join_letters` may join (the others it returns None for):
+    a reading of the run is a known word, or holds a stem of a glued phrase. Found for all runs at once."""
+    leet = [r.translate(_LEET) for r in runs]
+    maybe = set(compress(range(len(runs)), map(_KNOWN_KEYS.__contains__, leet)))
+    ones = [k for k, r in enumerate(leet) if "1" in r]
+    for table in (_ONE_I, _ONE_L):
+        maybe.update(compress(ones, map(_KNOWN_KEYS.__contains__, [leet[k].translate(table) for k in ones])))
+    maybe.update(compress(range(len(runs)), map(_RUN_STEM_RE.search, leet)))
+    return sorted(maybe)
+
+
+_ONE_I = str.maketrans("1", "i")
+_ONE_L = str.maketrans("1", "l")
+#: stems of glued phrases in runs, with a 1 read as i or l (a run is segmented only when it holds one)
+_RUN_STEM_RE = re.compile("|".join(sorted({re.escape(v) for s in P.RUN_STEMS
+                                           for v in (s, s.replace("i", "1"), s.replace("l", "1"))})))
 
 
 @lru_cache(maxsize=4096)
@@ -625,7 +1000,6 @@ def _join_multi(toks: list[str], src: list[tuple[int, int]] | None) -> tuple[lis
 def clear_caches() -> None:
     """Empty every cache of this module (see :func:`core.crisis.clear_caches`)."""
     _CHUNKS.clear()
-    canon.cache_clear()
+    _CANON.clear()
     _join_letters.cache_clear()
-    _TABLE.clear()
-    _TABLE.update(_TABLE_ASCII)
+    _reset_table()

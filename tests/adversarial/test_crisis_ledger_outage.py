@@ -43,4 +43,5 @@ async def test_crisis_alert_is_recorded_and_realerted_after_a_long_ledger_outage
     # The alert should now be recorded and, still unacknowledged, re-alerted to responders and on-call.
     await telegram.wait_for(lambda: len(alerts(telegram)) >= 2 and alerts(telegram, ONCALL_CHAT), timeout=5,
                             what="a re-alert of the unacknowledged crisis after the ledger recovered")
+    await daemon.broker.drain()  # the ledger is written behind
     assert await daemon.ledger.get_crisis(body["id"]) is not None

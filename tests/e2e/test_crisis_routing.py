@@ -86,6 +86,7 @@ async def test_first_responder_is_recorded_and_shown_on_every_copy(telegram, sta
     await telegram.wait_for(lambda: {a["callback_query_id"] for a in telegram.answers} >= {q1, q2})
     toasts = {a["callback_query_id"]: a["text"] for a in telegram.answers}
     assert "you are on it" in toasts[q1] and "@rita is already on it" in toasts[q2]
+    await daemon.broker.drain()  # the ledger is written behind the acknowledgement
     events = await daemon.ledger.events()
     kinds = [e.kind for evs in events.values() for e in evs]
     assert "crisis_acknowledged" in kinds and "crisis_realerted" in kinds

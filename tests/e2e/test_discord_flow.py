@@ -311,6 +311,7 @@ async def test_crisis_request_alerts_crisis_channel_and_responder_takes_it(disco
     copies = dc.sent(DISCORD_CRISIS) + dc.sent(DISCORD_ONCALL)
     await dc.wait_for(lambda: all("@rita is on it" in embed_text(m) and m.components == [] for m in copies),
                       what="every copy shows the responder")
+    await daemon.broker.drain()  # the ledger is written behind the acknowledgement
     events = await daemon.ledger.events()
     kinds = [e.kind for evs in events.values() for e in evs]
     assert "crisis_acknowledged" in kinds and "crisis_realerted" in kinds

@@ -1,0 +1,178 @@
+"""The crisis normaliser's bulk (cold-path) shortcuts give exactly what the one-at-a-time functions give.
+
+The cold path proves tokens for thousands of new chunks and characters at once (``_prime``, ``_prime_pieces``,
+``_prime_rest``, ``_fill_table``, the Latin-1 and CJK/Hangul fast paths of ``fold``); these tests compare every
+value they store with :func:`canon_chunk`, :func:`canon` and :func:`_char_repl`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from core.crisis import _normalise as N
+from core.crisis import _phrases as P
+from core.crisis import clear_caches, detect_crisis
+
+
+def _reference_fold(text: str) -> str:
+    return "".join(N._ascii_repl(ord(c)) if c.isascii() else N._char_repl(c) for c in text)
+
+
+def _random_text(rnd: random.Random, alphabet: str, n: int) -> str:
+    return "".join(rnd.choice(alphabet) for _ in range(n))
+
+
+def _obfuscated(rnd: random.Random, word: str) -> str:
+    leet = {"o": "0", "e": "3", "a": "4@", "s": "5$", "t": "7", "b": "8", "i": "1!|", "l": "1|"}
+    out = []
+    for ch in word:
+        r = rnd.random()
+        if r < 0.3 and ch in leet:
+            out.append(rnd.choice(leet[ch]))
+        elif r < 0.35:
+            out.append(ch * rnd.randint(2, 4))
+        elif r < 0.38:
+            out.append("*")
+        elif r < 0.42:
+            out.append(rnd.choice("'.,:;?!"))
+        elif r < 0.44:
+            out.append(rnd.choice("269"))
+        else:
+            out.append(ch)
+    if rnd.random() < 0.2:
+        out.append(rnd.choice(["g", "l", "mg", "'s", "n't", "1", "!", "."]))
+    if rnd.random() < 0.2:
+        out.insert(0, rnd.choice(["1", "4", "'", "my", ".", "x!", "a.b."]))
+    return "".join(out)
+
+
+def _chunks_of_many_kinds() -> list[str]:
+    rnd = random.Random(11)
+    words = sorted(N._KNOWN_KEYS | set(P.MASKABLE))
+    texts = [
+        _random_text(rnd, "".join(map(chr, range(1, 256))), 6000),
+        _random_text(rnd, "ab $(){}[]|&;<>'\"`\\\n#=*~/0123456789", 6000),
+        _random_text(rnd, "abcdefghijklmnopqrstuvwxyz0123456789.:!'*$@| ", 6000),
+        " ".join(_obfuscated(rnd, rnd.choice(words)) + (_obfuscated(rnd, rnd.choice(words)) if rnd.random() < 0.3
+                                                         else "") for _ in range(3000)),
+        " ".join(".".join(rnd.choice(words)) + rnd.choice(["", "!", "!x", ".", ","]) for _ in range(1500)),
+        " ".join(f"v{k}=$v{k - 1}x; prog{k} --opt{k} file{k}.txt;" for k in range(800)),
+    ]
+    return [c for t in texts for c in N.fold(t).split()]
+
+
+def test_bulk_chunk_tokens_equal_canon_chunk() -> None:
+    chunks = _chunks_of_many_kinds()
+    clear_caches()
+    for k in range(0, len(chunks), 400):  # windows of chunks, as the detector primes them
+        N._prime(chunks[k : k + 400])
+    stored_chunks = list(N._CHUNKS.items())
+    stored_pieces = list(N._CANON.items())
+    assert len(stored_chunks) > 5000 and len(stored_pieces) > 1000
+    clear_caches()
+    bad = [(c, v) for c, v in stored_chunks if N.canon_chunk(c) != v]
+    clear_caches()
+    bad += [(c, v) for c, v in stored_pieces if N._canon(c) != v]
+    assert not bad[:5]
+
+
+def test_dotted_letters_glued_by_an_exclamation_mark() -> None:
+    # a "!" glues the end letter of a dotted run to a word: canon_chunk joins only the letters left
+    chunks = ["x!k.d.i.e", "q.d.i.e!x", "k.i.l.l!z", "z!k.i.l.l", "a.b.c", "s.u.i.c.i.d.e!"]
+    filler = [f"w{k}x.y" for k in range(10)]
+    clear_caches()
+    N._prime(chunks + filler)
+    stored = {c: N._CHUNKS[c] for c in chunks if c in N._CHUNKS}
+    clear_caches()
+    assert {c: N.canon_chunk(c) for c in stored} == stored
+    assert stored.get("x!k.d.i.e", ("xik", "die")) == ("xik", "die")
+
+
+def test_fold_fast_paths_equal_per_character_table() -> None:
+    rnd = random.Random(3)
+    texts = [
+        _random_text(rnd, "".join(map(chr, range(1, 256))), 5000),  # Latin-1, with ß ½ æ and soft hyphens
+        _random_text(rnd, "abcáéíóúñüßÆ½ ", 5000),
+        "".join(chr(rnd.randrange(0x100, 0x3000)) for _ in range(5000)),
+        "".join(chr(rnd.randrange(0x3000, 0xFFFF)) for _ in range(5000)),
+        "".join(chr(rnd.randrange(0x10000, 0x30000)) for _ in range(3000)),
+        "I want to kill mysélf 😂 ѕυι¢ι∂є 漢字 한국어 ｋｉｌｌ",
+    ]
+    for text in texts:
+        clear_caches()
+        assert N.fold(text) == _reference_fold(text)
+        assert N.fold(text) == _reference_fold(text)  # warm
+
+
+@pytest.mark.parametrize("ranges", [((0x3400, 0x4DC0), (0x4E00, 0xA000), (0xA000, 0xA4D0)),
+                                    ((0x20000, 0x2FA20), (0x30000, 0x31350))])
+def test_wide_blocks_become_spaces(ranges) -> None:
+    for a, b in ranges:
+        chars = "".join(map(chr, range(a, b)))
+        assert N._WIDE_RE.sub(" ", chars) == " " * len(chars)
+        assert all(N._char_repl(c) == " " for c in chars)
+
+
+def test_hangul_syllables_become_two_or_three_spaces() -> None:
+    for code in range(0xAC00, 0xD7A4):
+        ch = chr(code)
+        want = N._char_repl(ch)
+        got = N._HANGUL_RE.sub("   ", N._HANGUL_LV_RE.sub("  ", ch))
+        assert got == want
+
+
+def test_base_table_equals_char_repl() -> None:
+    bad = [c for c, v in N._TABLE_BASE.items() if c >= 128 and v != N._char_repl(chr(c))]
+    assert not bad[:5]
+
+
+def test_unmask_without_compiled_patterns_matches_regex() -> None:
+    import re
+
+    def reference(tok: str):
+        parts = N._MASK_RUN.split(tok)
+        if not any(parts):
+            return None
+        rx = re.compile("[a-z]{1,3}".join(re.escape(p) for p in parts))
+        for word in P.MASKABLE:
+            if len(word) >= len(tok) - 1 and rx.fullmatch(word):
+                return (word,)
+        return None
+
+    rnd = random.Random(1)
+    toks = []
+    for w in P.MASKABLE:
+        for _ in range(50):
+            t = list(w)
+            for _ in range(rnd.randint(1, 3)):
+                i = rnd.randrange(len(t))
+                t[i : i + rnd.randint(1, 4)] = ["*" * rnd.randint(1, 2)]
+            toks.append("".join(t))
+    toks += ["".join(rnd.choice("abcdeiklmsu*13") for _ in range(rnd.randint(1, 10))) for _ in range(5000)]
+    assert [t for t in toks if N._unmask(t) != reference(t)] == []
+
+
+def test_obfuscations_in_hostile_cold_texts_are_found() -> None:
+    rnd = random.Random(5)
+    noise = _random_text(rnd, "".join(map(chr, range(1, 256))), 30000)
+    for crisis in ("k.i.l.l m.y.s.e.l.f", "k i l l m y s e l f", "i want to k*ll myself", "5u1c1d3 is my plan",
+                   "i want to diiiiiie", "kill mysélf", "ｉ ｗａｎｔ ｔｏ ｄｉｅ", "i want to die 😵"):
+        for at in (0, 15000, 30000):
+            clear_caches()
+            assert detect_crisis(noise[:at] + " " + crisis + " " + noise[at:]) is not None, (crisis, at)
+
+
+def test_cold_random_bytes_is_bounded() -> None:
+    # a loose bound (the benchmark holds the real one): the bulk paths keep the cold cost of never-seen junk low
+    rnd = random.Random(9)
+    best = float("inf")
+    for _ in range(3):
+        text = _random_text(rnd, "".join(map(chr, range(1, 256))), 32 * 1024)
+        clear_caches()
+        t = time.perf_counter()
+        detect_crisis(text)
+        best = min(best, time.perf_counter() - t)
+    assert best < 0.5
