@@ -282,7 +282,6 @@ class DiscordChannel:
         self._press_channels = set(config.approval_channel_ids) | set(config.oncall_channel_ids)
         self._responder_channels = (set(config.crisis_channel_ids or config.approval_channel_ids)
                                     | set(config.oncall_channel_ids))
-        self._posting: dict[str, asyncio.Event] = {}  # approval id -> set when its post_card ends
         self._tasks: set[asyncio.Task] = set()
         self._patched: tuple[Any, Any] | None = None
 
@@ -442,13 +441,8 @@ class DiscordChannel:
             log.exception("discord resync: could not read pending approvals")
             return
         for approval in pending:
-            in_flight = self._posting.get(approval.id)
-            if in_flight is not None:  # a post started before the outage ended: see how it went
-                await in_flight.wait()
-            if await self.broker.ledger.cards(approval.id, self.name):
-                continue
-            try:
-                if await self.post_card(approval):
+            try:  # _post skips an approval already shown (also one whose first post was in flight)
+                if (await self._post(approval))[1]:
                     await self.broker.record(approval.id, "card_posted", channel=self.name, resync=True)
             except Exception as exc:
                 log.warning("discord resync: card %s not posted: %r", approval.id, exc)
@@ -486,11 +480,21 @@ class DiscordChannel:
                 await asyncio.sleep(RETRY_DELAYS_S[attempt])
 
     async def post_card(self, approval: Approval) -> bool:
+        """Post the card to every approval channel, unless this channel already shows it."""
+        return (await self._post(approval))[0]
+
+    async def _post(self, approval: Approval) -> tuple[bool, bool]:
+        """(shown, posted now). Runs under the approval's edit lock and renders the state the ledger
+        has now: a decision landing while the card is sent waits for its ref, then edits it too."""
         if not self._ready():
-            return False
-        in_flight = self._posting[approval.id] = asyncio.Event()
-        try:
-            embed = render_embed(build_card(approval))
+            return False, False
+        async with self._edit_locks.hold(approval.id):
+            current = await self.broker.ledger.get(approval.id) or approval
+            if current.is_final:
+                return False, False
+            if await self.broker.ledger.cards(approval.id, self.name):
+                return True, False  # already posted (a resync racing the first post)
+            embed = render_embed(build_card(current))
             shown = False
             for channel_id in self.config.approval_channel_ids:
                 try:
@@ -500,23 +504,10 @@ class DiscordChannel:
                     continue
                 await self._record_card(approval, channel_id, msg.id)
                 shown = True
-            return shown
-        finally:
-            in_flight.set()
-            if self._posting.get(approval.id) is in_flight:
-                del self._posting[approval.id]
+            return shown, shown
 
     async def _record_card(self, approval: Approval, channel_id: int, message_id: int) -> None:
-        """Remember a posted copy, then catch up with a change made while it was being sent (an
-        update_card that ran before this copy was recorded could not edit it)."""
         await self.broker.ledger.add_card(approval.id, self.name, f"{channel_id}:{message_id}", utcnow())
-        current = await self.broker.get(approval.id)
-        if current.status != approval.status or current.tier != approval.tier:
-            try:
-                await self._edit(channel_id, message_id, embed=render_embed(build_card(current)),
-                                 view=None if current.is_final else card_view(current.id))
-            except Exception as exc:
-                log.warning("discord card %s:%s could not catch up: %r", channel_id, message_id, exc)
 
     async def update_card(self, approval: Approval, change: CardChange) -> bool:
         """Edit every copy to the approval's current state in the ledger; edits of one approval run
@@ -543,7 +534,10 @@ class DiscordChannel:
     async def notify_oncall(self, approval: Approval) -> None:
         if not self._ready():
             return
-        approval = await self.broker.ledger.get(approval.id) or approval
+        async with self._edit_locks.hold(approval.id):  # as post_card: new copies stay in step
+            await self._notify_oncall(await self.broker.ledger.get(approval.id) or approval)
+
+    async def _notify_oncall(self, approval: Approval) -> None:
         if approval.is_final:  # decided meanwhile: no page, and no live buttons on a closed approval
             return
         existing = {ref.split(":")[0] for ref in await self.broker.ledger.cards(approval.id, self.name)}

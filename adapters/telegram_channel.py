@@ -286,28 +286,30 @@ class TelegramChannel:
         raise NetworkError("telegram kept asking to retry later")
 
     async def post_card(self, approval: Approval) -> bool:
+        """Post the card to every approval chat, unless this channel already shows it.
+
+        Runs under the approval's edit lock and renders the state the ledger has now: a decision that
+        lands while the card is being sent waits for its ref to be recorded, then edits it too.
+        """
         if self.app is None or not self._started:
             return False
-        text = render_html(build_card(approval))
-        shown = False
-        for chat_id in self.config.approval_chat_ids:
-            try:
-                msg = await self._send(chat_id, text, keyboard(approval.id))
-            except TelegramError as exc:
-                log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, exc)
-                continue
-            await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
-            await self._catch_up(approval, chat_id, msg.message_id)
-            shown = True
-        return shown
-
-    async def _catch_up(self, posted: Approval, chat_id: int, message_id: int) -> None:
-        """A decision or escalation may land while a card is being sent, before its ref is recorded
-        (so that update missed it): bring the new copy up to date."""
-        current = await self.broker.ledger.get(posted.id)
-        if current is not None and (current.status, current.tier) != (posted.status, posted.tier):
-            await self._edit(chat_id, message_id, render_html(build_card(current)),
-                             None if current.is_final else keyboard(current.id))
+        async with self._edit_locks.hold(approval.id):
+            current = await self.broker.ledger.get(approval.id) or approval
+            if current.is_final:
+                return False
+            if await self.broker.ledger.cards(approval.id, self.name):
+                return True  # already posted (a resync racing the first post)
+            text = render_html(build_card(current))
+            shown = False
+            for chat_id in self.config.approval_chat_ids:
+                try:
+                    msg = await self._send(chat_id, text, keyboard(approval.id))
+                except TelegramError as exc:
+                    log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, exc)
+                    continue
+                await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
+                shown = True
+            return shown
 
     async def update_card(self, approval: Approval, change: CardChange) -> bool:
         """Edit every copy to the approval's state as the ledger has it now (not as it was when this
@@ -346,7 +348,10 @@ class TelegramChannel:
     async def notify_oncall(self, approval: Approval) -> None:
         if self.app is None or not self._started:
             return
-        approval = await self.broker.ledger.get(approval.id) or approval
+        async with self._edit_locks.hold(approval.id):  # as post_card: new copies stay in step
+            await self._notify_oncall(await self.broker.ledger.get(approval.id) or approval)
+
+    async def _notify_oncall(self, approval: Approval) -> None:
         if approval.is_final:  # decided meanwhile: no page, and no live buttons on a closed approval
             return
         existing = {ref.split(":")[0] for ref in await self.broker.ledger.cards(approval.id, self.name)}
@@ -360,7 +365,6 @@ class TelegramChannel:
             msg = await self._send(chat_id, render_html(card, header="⬆ Escalated: needs a decision"),
                                    keyboard(approval.id))
             await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
-            await self._catch_up(approval, chat_id, msg.message_id)
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if self.app is None or not self._started:
