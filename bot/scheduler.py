@@ -58,9 +58,6 @@ class DeadlineScheduler:
         except JobLookupError:
             pass
 
-    def job_count(self) -> int:
-        return len(self._scheduler.get_jobs())
-
     async def _run(self, job_id: str, fn: Callable[..., Awaitable[None]], *args) -> None:
         try:
             await fn(*args)

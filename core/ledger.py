@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import DateTime, event, exists, func, or_, select, update
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.types import TypeDecorator
@@ -319,10 +318,6 @@ class Ledger:
 
     async def close(self) -> None:
         await self.engine.dispose()
-
-    @property
-    def sync_engine(self) -> Engine:
-        return self.engine.sync_engine
 
     # approvals -----------------------------------------------------------------------------
 

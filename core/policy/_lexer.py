@@ -59,6 +59,12 @@ VAR = 1  # (VAR, name, quoted)
 SUB = 2  # (SUB, script, quoted)
 
 
+
+#: Redirection operators, longest spelling first (the first that matches wins); ``>|`` (clobber) is
+#: a ``>`` write. The caller has seen ``<`` or ``>`` (or ``&>``) at the position, so one always matches.
+_REDIRECT_SPELLINGS = ("&>>", "&>", "<<<", "<<-", "<<", ">>", ">&", "<&", ">|", "<>", ">", "<")
+_REDIRECT_OPS = {">|": ">"}
+
 class Word:
     """One shell word: ``parts`` are literal text, variable references and substitutions."""
 
@@ -591,30 +597,8 @@ class Parser:
     # --------------------------------------------------------------- redirects
     def _redirect(self, fd: str | None, redirs: list) -> None:
         s, n, i = self.s, self.n, self.i
-        if s.startswith("&>>", i):
-            op, i = "&>>", i + 3
-        elif s.startswith("&>", i):
-            op, i = "&>", i + 2
-        elif s.startswith("<<<", i):
-            op, i = "<<<", i + 3
-        elif s.startswith("<<-", i):
-            op, i = "<<-", i + 3
-        elif s.startswith("<<", i):
-            op, i = "<<", i + 2
-        elif s.startswith(">>", i):
-            op, i = ">>", i + 2
-        elif s.startswith(">&", i):
-            op, i = ">&", i + 2
-        elif s.startswith("<&", i):
-            op, i = "<&", i + 2
-        elif s.startswith(">|", i):
-            op, i = ">", i + 2
-        elif s.startswith("<>", i):
-            op, i = "<>", i + 2
-        elif s[i] == ">":
-            op, i = ">", i + 1
-        else:
-            op, i = "<", i + 1
+        spelling = next(sp for sp in _REDIRECT_SPELLINGS if s.startswith(sp, i))
+        op, i = _REDIRECT_OPS.get(spelling, spelling), i + len(spelling)
         self.i = i
         m = _SPACES.match(s, self.i)
         if m:
