@@ -119,8 +119,14 @@ class Daemon:
             ))
             crisis = CrisisSettings(resources=tuple(cfg.crisis.resources), ack_timeout=cfg.crisis.ack_timeout,
                                     max_realerts=cfg.crisis.max_realerts, store_text=cfg.crisis.store_text)
-            settings = BrokerSettings(timeouts=cfg.tiers.timeouts(), low_without_llm=cfg.tiers.LOW.without_llm,
-                                      crisis=crisis)
+            low = cfg.tiers.LOW.without_llm
+            if cfg.llm is not None and cfg.llm.base_url and low == "approve":
+                # An LLM reviewer is configured but this version has none: LOW must not pass unreviewed
+                # on the operator's assumption that it is reviewed (fail closed).
+                log.warning("llm is configured but LLM review is not available in this version: "
+                            "LOW requests go to a human (as tiers.LOW.without_llm: human)")
+                low = "human"
+            settings = BrokerSettings(timeouts=cfg.tiers.timeouts(), low_without_llm=low, crisis=crisis)
             self.broker = Broker(self.ledger, policy, settings)
             self.scheduler = DeadlineScheduler(self.broker.on_deadline)
             self.broker.scheduler = self.scheduler

@@ -253,22 +253,24 @@ class Broker:
         return approval
 
     async def _persist_crisis(self, row: ApprovalRow, events: list[EventRow]) -> None:
+        """Write a crisis approval behind its answer, retrying for as long as it takes (as the crisis
+        desk does for its alerts): until then :meth:`get` serves it from memory."""
         from core.crisis_desk import RETRY_DELAYS_S
 
-        for delay in (*RETRY_DELAYS_S, None):
+        attempt = 0
+        while True:
             try:
                 await self.ledger.insert(row, events)
-                self._unrecorded.pop(row.id, None)
-                return
             except IntegrityError:
-                self._unrecorded.pop(row.id, None)
-                return
+                pass  # already recorded
             except Exception as exc:
-                if delay is None:
-                    log.error("crisis approval %s could not be recorded: %r", row.id, exc)
-                    return
+                delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
                 log.warning("recording crisis approval %s failed (%r); retrying in %s s", row.id, exc, delay)
+                attempt += 1
                 await asyncio.sleep(delay)
+                continue
+            self._unrecorded.pop(row.id, None)
+            return
 
     def _same_content(self, existing: ApprovalRow, digest: str) -> Approval:
         if existing.content_hash != digest:

@@ -186,3 +186,12 @@ async def test_second_daemon_on_the_same_ledger_is_refused(start_daemon, short_t
     with pytest.raises(AlreadyRunning, match="ledger"):
         await Daemon(other).start()
     assert oct(os.stat(short_tmp / "ledger.db").st_mode & 0o777) == "0o600"
+
+
+async def test_low_goes_to_a_human_when_an_llm_is_configured_but_unavailable(start_daemon, short_tmp):
+    from bot.config import LLMConfig
+
+    config = make_config(short_tmp, llm=LLMConfig(base_url="http://127.0.0.1:9/v1", model="m"))
+    daemon, api = await start_daemon(config)
+    status, a = await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": "make test"})
+    assert status == 202 and a["status"] == "pending" and a["tier"] == "MEDIUM"
