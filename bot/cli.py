@@ -224,9 +224,18 @@ def _await_outcome(conn, approval: dict, wait: float | None, as_json: bool, verb
                     raise
                 time.sleep(1.0)  # the daemon may be restarting; the approval is in its ledger
                 continue
+            if status == 404:  # the daemon no longer knows it (another ledger?): not approved
+                print(f"signoff {verb}: the daemon does not know {approval_id} any more; not approved",
+                      file=sys.stderr)
+                return EXIT_NO
+            if status not in (200, 202):  # a daemon error: retry as if it were restarting
+                lost_since = lost_since or time.monotonic()
+                if time.monotonic() - lost_since > RECONNECT_SECONDS:
+                    raise DaemonUnreachable(f"the daemon keeps answering {status}")
+                time.sleep(1.0)
+                continue
             lost_since = None
-            if status == 200 or status == 202:
-                approval = latest
+            approval = latest
     except DaemonUnreachable as exc:
         print(f"signoff {verb}: {exc}\nsignoff: {approval_id} stays pending in the ledger; "
               f"re-attach with `signoff wait {approval_id}`", file=sys.stderr)

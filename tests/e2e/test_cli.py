@@ -223,3 +223,29 @@ async def test_classify_batch_keeps_one_result_per_line(short_tmp):
     assert rc == 0 and len(results) == 5
     assert results[0]["tier"] == "CRITICAL" and "error" in results[1] and results[2]["tier"] == "SAFE"
     assert "error" in results[3] and "error" in results[4]
+
+
+async def test_waiting_request_ends_not_approved_when_the_daemon_forgets_it(short_tmp):
+    from bot.app import Daemon
+    from bot.config import LedgerConfig
+
+    cfg_path = write_config(short_tmp)
+    config = make_config(short_tmp)
+    daemon = Daemon(config)
+    await daemon.start()
+    proc = asyncio.create_task(run_cli("request", "--config", str(cfg_path), "--action", "terminal", "--", "git push"))
+    try:
+        for _ in range(500):  # the subprocess's request reaches the ledger
+            if await daemon.ledger.list():
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await daemon.stop()
+    other = config.model_copy(update={"ledger": LedgerConfig(url=f"sqlite:///{short_tmp}/other.db")})
+    daemon = Daemon(other)  # same socket, another ledger: the approval is unknown there
+    await daemon.start()
+    try:
+        rc, out, err = await asyncio.wait_for(proc, 20)
+    finally:
+        await daemon.stop()
+    assert rc == 1 and "not approved" in err
