@@ -19,7 +19,15 @@ from dataclasses import dataclass
 
 from core.crisis import _phrases as P
 from core.crisis._matcher import Automaton
-from core.crisis._normalise import chunk_spans, fold, orig_offsets, relevant_tokens, tokens, tokens_with_src
+from core.crisis._normalise import (
+    chunk_spans,
+    fold,
+    learn,
+    orig_offsets,
+    relevant_tokens,
+    tokens,
+    tokens_with_src,
+)
 
 _MAIN = Automaton([p for p in P.PATTERNS if p[1] not in P.MARKER_CATEGORIES])
 _EXCLUDE = Automaton([p for p in P.PATTERNS if p[1] == "exclude"], pid_offset=len(_MAIN.patterns))
@@ -287,6 +295,7 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
         if type(text) is not str:
             text = str(text)
         if len(text) > _WINDOW + _WINDOW // 2:
+            learn(fold(text))  # every new chunk of the text read in one bulk pass, not window by window
             seen: set[str] = set()
             for win in _windows(text):
                 if win in seen:

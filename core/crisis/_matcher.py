@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import compress
 
 from core.crisis import _phrases as P
 
@@ -304,7 +305,7 @@ class Automaton:
         n = len(toks)
         walk = self._walk
         na = len(active)
-        positions = [i for i, t in enumerate(toks) if t in starts]
+        positions = list(compress(range(n), map(starts.__contains__, toks)))  # found in C
         if near is not None:
             allowed = {p for q in near for p in range(max(0, q - reach), q + 1)}
             positions = [i for i in positions if i in allowed]

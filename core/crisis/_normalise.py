@@ -29,8 +29,8 @@ import threading
 import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import accumulate, chain, compress, filterfalse, repeat
-from operator import add, itemgetter, methodcaller, not_
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, itemgetter, methodcaller, ne, not_
 
 from core.crisis import _phrases as P
 
@@ -309,11 +309,15 @@ def _known(word: str) -> tuple[str, ...] | None:
 assert all(w.isascii() and w.isalpha() and w.islower() for w in P.MASKABLE)  # see _mask_fits
 
 
+_MASK_HEADS = frozenset(w[:k] for w in P.MASKABLE for k in range(len(w) + 1))  # what a masked word starts with
+_MASK_TAILS = frozenset(w[k:] for w in P.MASKABLE for k in range(len(w) + 1))  # and ends with
+
+
 def _unmask(tok: str) -> tuple[str, ...] | None:
     parts = _MASK_RUN.split(tok)
-    if not any(parts):
-        return None
     head, tail = parts[0], parts[-1]
+    if head not in _MASK_HEADS or tail not in _MASK_TAILS or not any(parts):
+        return None
     fixed = sum(map(len, parts))
     gaps = len(parts) - 1
     lo, hi = max(fixed + gaps, len(tok) - 1), fixed + 3 * gaps
@@ -523,40 +527,98 @@ def canon_chunk(chunk: str) -> tuple[str, ...]:
 _RUN_RE = re.compile(r" [a-z0-9@$] [a-z0-9@$] [a-z0-9@$] ")
 
 
-class _ChunkCache(dict):
-    """chunk → canonical tokens; lookups stay in C, misses are computed once (bounded size)."""
-
-    def __missing__(self, chunk: str) -> tuple[str, ...]:
-        if len(self) > 65536:
-            self.clear()
-        value = self[chunk] = canon_chunk(chunk)
-        return value
-
-
-_CHUNKS = _ChunkCache()
-_chunk_get = _CHUNKS.__getitem__
 _flatten = chain.from_iterable
 
+
+class _Memo:
+    """The canonical tokens of every chunk read so far: ``seen`` holds the chunks, ``text`` those whose tokens
+    are not the chunk itself alone (their tokens joined by spaces, ``""`` for none). Most chunks of a text stand
+    for themselves, so most need no entry of their own. A clear replaces the whole object (:func:`_renew`)
+    instead of emptying it, so that a reader in another thread keeps a consistent view: a chunk it has seen
+    learnt never reads as standing for itself by mistake."""
+
+    __slots__ = ("seen", "text")
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.text: dict[str, str] = {}
+
+
+_MEMO = _Memo()
+_MEMO_MAX = 65536  # chunks remembered at most; past this the memo starts afresh
+_BASE_SEEN: frozenset[str] = frozenset()  # (filled at the end of the module)
+_BASE_TEXT: dict[str, str] = {}
+
+
+def _renew() -> _Memo:
+    """Start a new memo from the base (see :data:`_BASE_SEEN`) and make it the current one."""
+    global _MEMO
+    memo = _Memo()
+    memo.seen.update(_BASE_SEEN)
+    memo.text.update(_BASE_TEXT)
+    _MEMO = memo
+    return memo
+
+
+def learn(folded: str) -> None:
+    """Compute and remember the canonical tokens of every chunk of a folded text not seen before, in bulk
+    (reading a long text window by window then finds them all known)."""
+    _learn(folded.split())
+
+
+def _learn(chunks: list[str]) -> _Memo:
+    """The memo, with the tokens of every chunk of ``chunks`` in it (the new ones computed in bulk)."""
+    memo = _MEMO
+    if memo.seen.issuperset(chunks):  # (the common case, found without building a set)
+        return memo
+    new = set(chunks)
+    new.difference_update(memo.seen)
+    if not new:
+        return memo
+    if len(memo.seen) + len(new) > _MEMO_MAX:
+        memo = _renew()
+        new = set(chunks)
+    if len(new) < 8:
+        texts = _canon_texts(new, canon_chunk)
+    else:
+        texts = _chunk_texts(new)
+    memo.text.update(texts)
+    memo.seen.update(new)  # after the texts: a chunk seen is always complete
+    return memo
+
+
+def _canon_texts(words, fn) -> dict[str, str]:
+    """``{word: tokens joined by spaces}`` of the words whose tokens by ``fn`` are not the word alone."""
+    out = {}
+    for w in words:
+        t = fn(w)
+        if len(t) != 1 or t[0] != w:
+            out[w] = " ".join(t)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------------
-# bulk pre-pass: chunks whose canonical tokens are provably the chunk itself, found with C-level set and
-# string operations over all the new chunks of a text at once (a never-seen 32 KiB text has thousands of
-# distinct chunks; computing :func:`canon` one by one for each would cost tens of milliseconds). Every test
-# below is a necessary condition for :func:`canon` to change a word: a chunk that passes none of them is
-# stored as ``(chunk,)``; all others go through :func:`canon_chunk` as before, so the tokens are the same.
-# Chunks with digits, leet symbols or punctuation are then split into pieces over all of them at once
-# (:func:`_prime_rest`): the word pieces' tokens are proven in bulk where the leet, squeeze, mask and dose
-# rules provably give a plain reading (:func:`_prime_pieces`, else :func:`canon`), and every chunk's tokens are
-# assembled from its pieces with C-level maps (tests/core/test_crisis_perf.py compares all of them with
-# :func:`canon_chunk`).
+# bulk path: the tokens of all the new chunks of a text at once. A never-seen 32 KiB text has thousands of
+# distinct chunks; computing :func:`canon_chunk` one by one for each would cost tens of milliseconds. Most
+# chunks provably stand for themselves (or for their leet reading): every test below is a necessary condition
+# for :func:`canon` to change a word, checked with C-level set, string and map operations over all the chunks
+# at once; only what a test cannot clear goes through :func:`canon` / :func:`canon_chunk` one by one, so the
+# tokens are the same (tests/core/test_crisis_perf.py compares all of them with :func:`canon_chunk`).
 
 _REWRITE_KEYS = frozenset(P.REWRITE)
+_KNOWN_KEYS = _REWRITE_KEYS | P.LEXICON
 _PLAIN_KNOWN = P.LEXICON - _REWRITE_KEYS  # known words that stand for themselves
 _FZ_PRE = frozenset(d[:3] for d in P.FUZZY_DELETES)  # a one-edit neighbour of a fuzzy keyword (length >= 6)
 _FZ_SUF = frozenset(d[-3:] for d in P.FUZZY_DELETES)  # keeps its first or its last three letters
 _FZ_MIN = min(map(len, P.FUZZY_DELETES))
 _MASK_ENDS = frozenset(w[0] + w[-1] for w in P.MASKABLE)  # squeezing keeps the first and last letters
 _TRIPLE_RE = re.compile(r"([a-z])\1\1")
+_DOUBLE_RE = re.compile(r"([a-z])\1")
 _NO_LEET_DIGIT = re.compile(r"[269]")  # a digit that is no leet letter: leet candidates are never words
+_PUNCT_CHARS = frozenset(".?!;:,")
+_QUOTE_MASK = frozenset("'*")
+_DIGITS = frozenset("0123456789")
+_GL = frozenset("gl")
 _pre3 = itemgetter(slice(0, 3))
 _suf3 = itemgetter(slice(-3, None))
 _first = itemgetter(0)
@@ -580,8 +642,9 @@ def _plain_letters(words: set[str]) -> set[str]:
     if _TRIPLE_RE.search(joined):
         suspect |= _words_at(joined, (m.start() for m in _TRIPLE_RE.finditer(joined)))
     wl = list(words)
-    ends = compress(wl, map(_MASK_ENDS.__contains__, map(add, map(_first, wl), map(_last, wl))))
-    suspect.update(w for w in ends if _SQUEEZE2.search(w))
+    ends = list(compress(wl, map(_MASK_ENDS.__contains__, map(add, map(_first, wl), map(_last, wl)))))
+    if ends:
+        suspect.update(compress(ends, map(_DOUBLE_RE.search, ends)))
     longer = list(compress(wl, map((_FZ_MIN - 1).__lt__, map(len, wl))))
     if longer:
         suspect.update(compress(longer, map(_FZ_PRE.__contains__, map(_pre3, longer))))
@@ -595,39 +658,29 @@ def _plain_letters(words: set[str]) -> set[str]:
     return words - suspect if suspect else words
 
 
-def _prime(chunks: list[str]) -> None:
-    """Store ``(chunk,)`` for the new chunks that provably canonicalise to themselves (see above)."""
-    new = set(filterfalse(_CHUNKS.__contains__, set(chunks)))
-    if len(new) < 8:
-        return
-    if len(_CHUNKS) + len(new) > 65536:
-        _CHUNKS.clear()
-    new -= _REWRITE_KEYS
-    plain = new & _PLAIN_KNOWN
-    new -= plain
-    letters = set(filter(str.isalpha, new))
-    if letters:
-        plain |= _plain_letters(letters)
-        new -= letters
-    if new:
-        # digits and letters mixed, with a digit that is no leet letter (2, 6, 9): no leet reading is a
-        # word, so the chunk stays as it is unless it is a dose (``20mg``, cheaply over-approximated by its
-        # last letter) or all digits (``num``)
-        mixed = [c for c in filter(str.isalnum, new) if not c.isdigit() and c[-1] not in "glG"]
-        if mixed:
-            plain.update(compress(mixed, map(_NO_LEET_DIGIT.search, mixed)))
-    _CHUNKS.update(zip(plain, zip(plain), strict=True))
-    rest = [c for c in new - plain if not c.isalpha()]
-    if len(rest) >= 8:
-        _prime_rest(rest)
+def _chunk_texts(new: set[str]) -> dict[str, str]:
+    """The token texts (as in :class:`_Memo`) of the chunks of ``new`` that do not stand for themselves."""
+    out: dict[str, str] = {}
+    known = new & _KNOWN_KEYS
+    if known:
+        new = new - known  # (a new set: the caller's stays whole)
+        out.update(_canon_texts(known - _PLAIN_KNOWN, canon_chunk))
+    # a chunk without punctuation is one word piece: its tokens are the piece's
+    flat = set(filter(_PUNCT_CHARS.isdisjoint, new))
+    if len(flat) == len(new):
+        out.update(_piece_texts(flat))
+    elif new:
+        out.update(_punct_chunk_texts(list(new - flat), flat))
+    return out
 
 
 #: the pieces of :func:`canon_chunk` over chunks joined by new lines: a word, punctuation ending a chunk (with
 #: the new line), punctuation inside a chunk, or the new line after a chunk ending in a word
 _JOINED_PIECE_RE = re.compile(r"[a-z0-9@$*'|]+(?:!+[a-z0-9@$*'|]+)*|[.?!;:,]+\n|[.?!;:,]+|\n")
+_WORD_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$*'|")
 #: three or more single letters or digits (pieces of their own) separated by dots or colons only
 #: (``s.u.i.c.i.d.e``), the letters canon_chunk collects; a "!" next to a letter is counted as no glue here
-#: (the pattern finds every run, and a few more), see _prime_rest
+#: (the pattern finds every run, and a few more), see _punct_chunk_texts
 _SINGLE_PIECE = r"[a-z0-9](?![a-z0-9@$*'|])"
 _DOTTED_RE = re.compile(rf"(?<![a-z0-9@$*'|]){_SINGLE_PIECE}(?:[.:]+{_SINGLE_PIECE}){{2,}}")
 _NO_DOTS = str.maketrans("", "", ".:")
@@ -650,12 +703,14 @@ class _PunctText(dict):
 _PUNCT_TEXT = _PunctText({"\n": "\n"})
 
 
-def _prime_rest(chunks: list[str]) -> None:
-    """Store the tokens of chunks with digits, leet symbols or punctuation, computed over all of them at once:
-    every chunk becomes the tokens of its word pieces (:func:`canon`, mostly proven in bulk by
-    :func:`_prime_pieces`) and of its punctuation pieces, exactly as :func:`canon_chunk` makes them, with C-level
-    maps over one list of pieces. Chunks with runs of dotted single letters (which canon_chunk joins) are left
-    to it."""
+def _punct_chunk_texts(chunks: list[str], flat: set[str]) -> dict[str, str]:
+    """The token texts of chunks with punctuation that do not stand for themselves, computed over all of them at
+    once: every chunk becomes the tokens of its word pieces (:func:`_piece_texts`) and of its punctuation pieces,
+    exactly as :func:`canon_chunk` makes them, with C-level maps over one list of pieces. Chunks with runs of
+    dotted single letters that join into words (``s.u.i.c.i.d.e``) are left to canon_chunk. ``flat`` are
+    chunks without punctuation (one word piece each), whose token texts are computed with the pieces and
+    returned too."""
+    out: dict[str, str] = {}
     joined = "\n".join(chunks) + "\n"
     if _DOTTED_RE.search(joined):
         # runs of single letters between dots: canon_chunk joins them when they make words (else each letter
@@ -669,107 +724,150 @@ def _prime_rest(chunks: list[str]) -> None:
         if joins:
             starts = list(accumulate(map(len, chunks), lambda acc, n: acc + n + 1, initial=0))
             bad = {bisect_right(starts, found[k][0]) - 1 for k in joins}
+            out.update(_canon_texts([chunks[k] for k in bad], canon_chunk))
             chunks = [c for k, c in enumerate(chunks) if k not in bad]
-            if len(chunks) < 8:
-                return
+            if not chunks:
+                out.update(_piece_texts(flat))
+                return out
             joined = "\n".join(chunks) + "\n"
     pieces = _JOINED_PIECE_RE.findall(joined)
-    kinds = set(pieces)
-    words = [w for w in kinds if w[-1] not in ".?!;:,\n"]
-    todo = set(words).difference(_CANON)
-    quoted = [w for w in todo if "'" in w]
-    if quoted:
-        # contractions and stray apostrophes: canon reads the parts between them, prove those too
-        todo.update(chain.from_iterable(map(_contraction, map(_strip_quotes, quoted))))
-        todo.discard("")
-        todo.difference_update(_CANON)
-    if todo:
-        _prime_pieces(todo)
-    toks = list(map(_CANON.get, words))
-    if None in toks:
-        toks = [canon(w) if t is None else t for w, t in zip(words, toks, strict=True)]
-    table = dict(zip(words, map(" ".join, toks), strict=True))
-    punct = list(kinds.difference(table))
+    kinds = list(set(pieces))
+    words = list(compress(kinds, map(_WORD_START.__contains__, map(_first, kinds))))
+    table = dict(zip(words, words, strict=True))
+    ptexts = _piece_texts(flat.union(words))
+    table.update(ptexts)
+    if flat:
+        out.update(compress(ptexts.items(), map(flat.__contains__, ptexts)))
+    punct = list(set(kinds).difference(table))
     table.update(zip(punct, map(_PUNCT_TEXT.__getitem__, punct), strict=True))
     parts = " ".join(map(table.__getitem__, pieces)).split("\n")
     parts.pop()  # after the last new line
-    _CHUNKS.update(zip(chunks, map(tuple, map(str.split, parts)), strict=True))
+    texts = list(map(" ".join, map(str.split, parts)))
+    out.update(compress(zip(chunks, texts, strict=True), map(ne, chunks, texts)))
+    return out
 
 
 def _strip_quotes(piece: str) -> str:
     return piece.strip("'")
 
 
-_KNOWN_KEYS = _REWRITE_KEYS | P.LEXICON
-_SQ_ENDS = frozenset(k[0] + k[-1] for k in _KNOWN_KEYS)  # first and last letters of the known words
-_QUOTE_MASK = frozenset("'*")
-_DOUBLE_RE = re.compile(r"([a-z])\1")
-_LEET_SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0134578@$!|")  # leet reading always letters (1 → i)
 _LEET_I = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": "i"})
 _LEET_L = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": "l"})
 _LEET_DROP = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": None})
+#: a line (one piece) holding a character whose pieces are not read through leet in bulk: a digit that is no
+#: leet letter (2, 6, 9: no leet reading is a word), an apostrophe or a mask
+_UNSAFE_LINE_RE = re.compile(r"(?m)^[^\n269'*]*[269'*].*")
+_DOSE_LINE_RE = re.compile(r"(?m)^\d+(?:mg|mcg|ml|g)$")
+_SQ_ENDS = frozenset(k[0] + k[-1] for k in _KNOWN_KEYS)  # first and last letters of the known words
 
 
-def _prime_pieces(pieces: set[str]) -> None:
-    """Store in the :func:`canon` memo the tokens of the word pieces whose tokens are provable with set and
-    string operations over all of them at once (the same value :func:`canon` computes; others are left to it).
+def _piece_texts(pieces: set[str]) -> dict[str, str]:
+    """The token texts (as in :class:`_Memo`) of the word pieces of ``pieces`` whose :func:`canon` tokens are not
+    the piece alone; every other piece stands for itself. Proven in bulk where possible:
 
-    * all digits: the digit itself or ``num``;
-    * letters and digits with a digit that is no leet letter (2, 6, 9), not ending like a dose: itself;
-    * letters, leet digits and leet symbols (no apostrophe, no mask): no leet reading (1 read as i, l or
-      dropped, doubled letters squeezed) is a known word, and the reading with 1 → i is a plain letter word
-      (:func:`_plain_letters`): that reading, or the piece itself when it starts with a digit."""
-    if len(_CANON) + len(pieces) > 65536:
-        _CANON.clear()
+    * all digits: the digit itself, or ``num``;
+    * letters and digits with a digit that is no leet letter (2, 6, 9), not a dose: itself (no leet reading is
+      a word);
+    * apostrophes at the ends only: the tokens of the piece without them;
+    * letters, leet digits and leet symbols: no leet reading (1 read as i, l or dropped, doubled letters
+      squeezed) is a known word, and the reading with 1 → i is a plain letter word (:func:`_plain_letters`):
+      that reading, or the piece itself when it starts with a digit (:func:`_leet_texts`);
+    * pure letters: :func:`_plain_letters`.
+
+    Everything else (known words, contractions, masks, doses, readings a test cannot clear) goes through
+    :func:`canon`."""
+    out: dict[str, str] = {}
+    slow: list[str] = list(pieces & _REWRITE_KEYS)
     pieces = pieces - _KNOWN_KEYS
-    if not pieces:
-        return
-    out: dict[str, tuple[str, ...]] = {}
     digits = list(filter(str.isdigit, pieces))
     if digits:
-        out.update((d, (d,) if len(d) == 1 else ("num",)) for d in digits)
         pieces = pieces.difference(digits)
+        out.update(zip(compress(digits, map((1).__lt__, map(len, digits))), repeat("num")))
     alpha = set(filter(str.isalpha, pieces))
-    pieces -= alpha
-    cand = [c for c in pieces if c[-1] not in "gl"]
-    leet: list[str] = []
-    ri: list[str] = []
-    if cand:
-        no_leet = list(compress(cand, map(_NO_LEET_DIGIT.search, cand)))
-        no_leet = list(compress(no_leet, map(_QUOTE_MASK.isdisjoint, no_leet)))
-        out.update(zip(no_leet, zip(no_leet), strict=True))
-        leet = list(compress(cand, map(_LEET_SAFE.issuperset, cand)))
-    if leet:
-        ri = [c.translate(_LEET_I) for c in leet]
-        # the readings with 1 → l and with 1 dropped differ only where there is a 1
-        ones = [k for k, c in enumerate(leet) if "1" in c]
-        forms = ri + [leet[k].translate(_LEET_L) for k in ones] + [leet[k].translate(_LEET_DROP) for k in ones]
-        owner = [*range(len(leet)), *ones, *ones]
-        hit = set(compress(owner, map(_KNOWN_KEYS.__contains__, forms)))
-        # squeezed readings: only a reading with a doubled letter changes, and it can only become a known word
-        # with the same first and last letters (squeezing keeps them)
-        rng = range(len(forms))
-        few = list(compress(rng, map(_SQ_ENDS.__contains__, map(add, map(_first, forms), map(_last, forms)))))
+    if alpha:
+        pieces = pieces - alpha
+        slow += alpha - _plain_letters(alpha)
+    if pieces:
+        joined = "\n".join(pieces)
+        unsafe = _UNSAFE_LINE_RE.findall(joined)
+        if unsafe:
+            pieces = pieces.difference(unsafe)
+            joined = "\n".join(pieces)
+            out.update(_unsafe_texts(unsafe, slow))
+        doses = _DOSE_LINE_RE.findall(joined)
+        if doses:
+            slow += doses
+            pieces = pieces.difference(doses)
+        if pieces:
+            out.update(_leet_texts(list(pieces), slow))
+    if slow:
+        out.update(_canon_texts(slow, canon))
+    return out
+
+
+def _unsafe_texts(unsafe: list[str], slow: list[str]) -> dict[str, str]:
+    """Token texts of pieces with a 2, 6 or 9, an apostrophe or a mask (see :func:`_piece_texts`); the pieces no
+    test clears are added to ``slow``."""
+    out: dict[str, str] = {}
+    quoted = list(compress(unsafe, map(str.__contains__, unsafe, repeat("'"))))
+    if quoted:
+        # apostrophes at the ends are dropped (canon reads ``'bout`` as ``bout``): such a piece reads as the
+        # piece without them, proven with the others; apostrophes inside (contractions) one by one
+        unsafe = list(set(unsafe).difference(quoted))
+        bare = list(map(_strip_quotes, quoted))
+        inner = list(map(str.__contains__, bare, repeat("'")))
+        slow += compress(quoted, inner)
+        outer = list(map(not_, inner))
+        quoted, bare = list(compress(quoted, outer)), list(compress(bare, outer))
+        if quoted:
+            sub = _piece_texts(set(bare).difference(("",)))
+            out.update(zip(quoted, map(sub.get, bare, bare), strict=True))
+    # masks one by one; a piece with a 2, 6 or 9 stands for itself unless it is a dose
+    masked = list(map(str.__contains__, unsafe, repeat("*")))
+    slow += compress(unsafe, masked)
+    slow += filter(_DOSE_RE.fullmatch, compress(unsafe, map(not_, masked)))
+    return out
+
+
+def _leet_texts(leet: list[str], slow: list[str]) -> dict[str, str]:
+    """Token texts of pieces of letters, leet digits and leet symbols (see :func:`_piece_texts`); the pieces no
+    test clears are added to ``slow``."""
+    # the three readings of every piece, by whole-string translations (1 → i for all; 1 → l and 1 dropped
+    # only where there is a 1: the readings differ only there)
+    ri = "\n".join(leet).translate(_LEET_I).split("\n")
+    ones = list(compress(range(len(leet)), map(str.__contains__, leet, repeat("1"))))
+    forms = ri
+    owner: list[int] | range = range(len(leet))
+    if ones:
+        with_one = "\n".join([leet[k] for k in ones])
+        forms = ri + with_one.translate(_LEET_L).split("\n") + with_one.translate(_LEET_DROP).split("\n")
+        owner = [*owner, *ones, *ones]
+    hit = set(compress(owner, map(_KNOWN_KEYS.__contains__, forms)))
+    # squeezed readings: only a reading with a doubled letter changes, and it can only become a known word
+    # with the same first and last letters (squeezing keeps them)
+    few = list(compress(range(len(forms)), map(_SQ_ENDS.__contains__, map(add, map(_first, forms), map(_last, forms)))))
+    if few:
         few = list(compress(few, map(_DOUBLE_RE.search, [forms[k] for k in few])))
         if few:
             squeezed = _SQUEEZE2.sub(_GROUP1, " ".join([forms[k] for k in few])).split(" ")
             hit.update(owner[few[k]] for k in compress(range(len(few)), map(_KNOWN_KEYS.__contains__, squeezed)))
-        if hit:
-            keep = [k for k in range(len(leet)) if k not in hit]
-            leet = [leet[k] for k in keep]
-            ri = [ri[k] for k in keep]
-    plain = _plain_letters(alpha.union(ri)) if alpha or ri else set()
-    if alpha:
-        good = alpha & plain
-        out.update(zip(good, zip(good), strict=True))
-    if leet:
-        digit = list(map(str.isdigit, map(_first, leet)))
-        lead = list(compress(leet, digit))
-        out.update(zip(lead, zip(lead), strict=True))
-        letter = list(map(not_, digit))
-        lw, lr = list(compress(leet, letter)), list(compress(ri, letter))
-        out.update(compress(zip(lw, zip(lr), strict=True), map(plain.__contains__, lr)))
-    _CANON.update(out)
+    if hit:
+        slow += [leet[k] for k in hit]
+        keep = [k for k in range(len(leet)) if k not in hit]
+        leet = [leet[k] for k in keep]
+        ri = [ri[k] for k in keep]
+    # a piece starting with a digit keeps its own spelling; any other stands for its reading with 1 → i when
+    # that reading is a plain word
+    lead = list(map(_DIGITS.__contains__, map(_first, leet)))
+    lw = list(compress(leet, map(not_, lead)))
+    lr = list(compress(ri, map(not_, lead)))
+    if not lw:
+        return {}
+    plain = _plain_letters(set(lr))
+    good = list(map(plain.__contains__, lr))
+    if not all(good):
+        slow += compress(lw, map(not_, good))
+    return dict(compress(zip(lw, lr, strict=True), good))
 
 
 class _RelevanceCache:
@@ -797,15 +895,9 @@ def relevant_tokens(folded: str, relevant: frozenset[str]) -> list[str] | None:
     chunks = folded.split()
     if not chunks:
         return None
-    _prime(chunks)
-    if len(chunks) >= 3 and _RUN_RE.search(" " + " ".join(chunks) + " "):
-        # runs of single letters become words only when joined: look at the joined tokens (the later steps
-        # only drop dots or join multi-token spellings, whose last tokens are in the relevant set)
-        toks = _tokens_runs(chunks)
-        if cache.relevant.isdisjoint(toks):
-            return None
-        return _finish(toks)
-    toks = list(_flatten(map(_chunk_get, chunks)))
+    # runs of single letters become words only when joined: the relevance test looks at the joined tokens (the
+    # later steps only drop dots or join multi-token spellings, whose last tokens are in the relevant set)
+    toks = _chunk_tokens(chunks, _learn(chunks))
     if cache.relevant.isdisjoint(toks):
         return None
     return _finish(toks)
@@ -828,10 +920,16 @@ def _finish(toks: list[str]) -> list[str]:
 def tokens(folded: str) -> list[str]:
     """Canonical tokens of a folded text (fast path; same tokens as :func:`tokens_with_src`)."""
     chunks = folded.split()
-    _prime(chunks)
-    if _RUN_RE.search(" " + " ".join(chunks) + " "):
-        return _finish(_tokens_runs(chunks))
-    return _finish(list(_flatten(map(_chunk_get, chunks))))
+    return _finish(_chunk_tokens(chunks, _learn(chunks)))
+
+
+def _chunk_tokens(chunks: list[str], memo: _Memo) -> list[str]:
+    """The tokens of the chunks (all in ``memo``), runs of single letters joined (before the sentence and
+    multi-token steps), assembled as one string in C."""
+    get = memo.text.get
+    if len(chunks) >= 3 and _RUN_RE.search(" " + " ".join(chunks) + " "):
+        return _tokens_runs(chunks, get)
+    return " ".join(map(get, chunks, chunks)).split()
 
 
 _DOT_KIND = {BOUNDARY: 1}
@@ -876,7 +974,7 @@ def _one_word_sentences(toks: list[str], src: list | None) -> tuple[list[str], l
 def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
     """Canonical tokens of a folded text, and for each the chunk index range ``[a, b)`` it came from."""
     chunks = folded.split()
-    _prime(chunks)
+    get = _learn(chunks).text.get
     toks: list[str] = []
     src: list[tuple[int, int]] = []
     n = len(chunks)
@@ -896,12 +994,12 @@ def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
                     i = j
                     continue
                 for k in range(i, j):
-                    for t in _chunk_get(chunks[k]):
+                    for t in get(chunks[k], chunks[k]).split():
                         toks.append(t)
                         src.append((k, k + 1))
                 i = j
                 continue
-        for t in _chunk_get(c):
+        for t in get(c, c).split():
             toks.append(t)
             src.append((i, i + 1))
         i += 1
@@ -919,38 +1017,40 @@ _RUN_BYTES = re.compile(rb"\x01{3,}")
 MULTI_TOKENS = P.MULTI_LAST_SET
 
 
-def _tokens_runs(chunks: list[str]) -> list[str]:
+def _tokens_runs(chunks: list[str], get) -> list[str]:
     """Canonical tokens of chunks holding runs of single letters (same tokens as :func:`tokens_with_src`,
-    before its sentence and multi-token steps): every chunk's tokens in bulk, then each run that joins into
-    known words replaced by them."""
+    before its sentence and multi-token steps): every chunk's token text in bulk (``get(chunk, chunk)``), then
+    each run that joins into known words replaced by them."""
     kinds = bytes(map(_KIND.get, chunks, repeat(0)))
-    per = list(map(_chunk_get, chunks))
+    per = list(map(get, chunks, chunks))
     spans = [m.span() for m in _RUN_BYTES.finditer(kinds)]
     if any(b - a > _SINGLE_RUN_MAX for a, b in spans):
         spans = [(s0, min(s0 + _SINGLE_RUN_MAX, b)) for a, b in spans for s0 in range(a, b, _SINGLE_RUN_MAX)]
         spans = [(a, b) for a, b in spans if b - a >= 3]
-    if not spans:
-        return list(_flatten(per))
-    runs = ["".join(chunks[a:b]) for a, b in spans]
-    # a run can join into words only when a reading of it is a known word or holds a stem of a glued phrase
-    # (see _join_letters): found for all runs at once, the others are not looked at one by one
-    for k in _maybe_joinable(runs):
-        words = _join_letters(runs[k])
-        if words is not None:
-            a, b = spans[k]
-            per[a:b] = [words] + [()] * (b - a - 1)
-    return list(_flatten(per))
+    if spans:
+        runs = ["".join(chunks[a:b]) for a, b in spans]
+        # a run can join into words only when a reading of it is a known word or holds a stem of a glued
+        # phrase (see _join_letters): found for all runs at once, the others are not looked at one by one
+        for k in _maybe_joinable(runs):
+            words = _join_letters(runs[k])
+            if words is not None:
+                a, b = spans[k]
+                per[a:b] = [" ".join(words)] + [""] * (b - a - 1)
+    return " ".join(per).split()
 
 
 def _maybe_joinable(runs: list[str]) -> list[int]:
     """Indices of the runs of single letters :func:`_join_letters` may join (the others it returns None for):
     a reading of the run is a known word, or holds a stem of a glued phrase. Found for all runs at once."""
-    leet = [r.translate(_LEET) for r in runs]
-    maybe = set(compress(range(len(runs)), map(_KNOWN_KEYS.__contains__, leet)))
-    ones = [k for k, r in enumerate(leet) if "1" in r]
-    for table in (_ONE_I, _ONE_L):
-        maybe.update(compress(ones, map(_KNOWN_KEYS.__contains__, [leet[k].translate(table) for k in ones])))
-    maybe.update(compress(range(len(runs)), map(_RUN_STEM_RE.search, leet)))
+    joined = "\n".join(runs).translate(_LEET)  # (one translation for all; a run holds no new line)
+    leet = joined.split("\n")
+    rng = range(len(runs))
+    maybe = set(compress(rng, map(_KNOWN_KEYS.__contains__, leet)))
+    if "1" in joined:
+        for table in (_ONE_I, _ONE_L):
+            maybe.update(compress(rng, map(_KNOWN_KEYS.__contains__, joined.translate(table).split("\n"))))
+    if _RUN_STEM_RE.search(joined):
+        maybe.update(compress(rng, map(_RUN_STEM_RE.search, leet)))
     return sorted(maybe)
 
 
@@ -976,12 +1076,17 @@ def _join_letters(joined: str) -> tuple[str, ...] | None:
     return None
 
 
+_MULTI_PAIRS = frozenset((seq[-2], seq[-1]) for spellings in P.MULTI_LAST.values() for seq, _ in spellings)
+
+
 def _join_multi(toks: list[str], src: list[tuple[int, int]] | None) -> tuple[list[str], list[tuple[int, int]]]:
     """Join multi-token spellings (``my self`` → ``myself``), found by their last token."""
     toks = list(toks)
     src = list(src) if src is not None else None
     last = P.MULTI_LAST
-    idxs = list(compress(range(len(toks)), map(last.__contains__, toks)))
+    # where a token and the one before it end some spelling (found in C; every spelling has two tokens or more)
+    pairs = zip(toks, islice(toks, 1, None))  # noqa: B905 - (the second is one shorter)
+    idxs = list(compress(range(1, len(toks)), map(_MULTI_PAIRS.__contains__, pairs)))
     for i in reversed(idxs):
         if i >= len(toks) or toks[i] not in last:
             continue
@@ -999,7 +1104,22 @@ def _join_multi(toks: list[str], src: list[tuple[int, int]] | None) -> tuple[lis
 
 def clear_caches() -> None:
     """Empty every cache of this module (see :func:`core.crisis.clear_caches`)."""
-    _CHUNKS.clear()
+    _renew()
     _CANON.clear()
     _join_letters.cache_clear()
     _reset_table()
+
+
+def _base_memo() -> tuple[frozenset[str], dict[str, str]]:
+    """Every chunk of one or two characters of folded text, learnt ahead of any input (~2,300 chunks, a few
+    milliseconds at import): the base of every memo. This is the same memo :func:`_learn` fills on use, a
+    constant like fold's base table (clear_caches keeps it), so that junk text, which is full of such chunks,
+    costs no work for them."""
+    alphabet = sorted(_KEEP)
+    memo = _renew()
+    _learn(alphabet + [a + b for a in alphabet for b in alphabet])
+    return frozenset(memo.seen), dict(memo.text)
+
+
+_BASE_SEEN, _BASE_TEXT = _base_memo()
+_renew()

@@ -1,8 +1,8 @@
 """The crisis normaliser's bulk (cold-path) shortcuts give exactly what the one-at-a-time functions give.
 
-The cold path proves tokens for thousands of new chunks and characters at once (``_prime``, ``_prime_pieces``,
-``_prime_rest``, ``_fill_table``, the Latin-1 and CJK/Hangul fast paths of ``fold``); these tests compare every
-value they store with :func:`canon_chunk`, :func:`canon` and :func:`_char_repl`.
+The cold path proves tokens for thousands of new chunks and characters at once (``_learn``, ``_chunk_texts``,
+``_piece_texts``, ``_fill_table``, the Latin-1 and CJK/Hangul fast paths of ``fold``); these tests compare every
+value they learn with :func:`canon_chunk` and :func:`_char_repl`.
 """
 
 from __future__ import annotations
@@ -64,19 +64,40 @@ def _chunks_of_many_kinds() -> list[str]:
     return [c for t in texts for c in N.fold(t).split()]
 
 
+def _learnt(chunks: list[str]) -> dict[str, tuple[str, ...]]:
+    """The tokens the memo holds for each of ``chunks`` after learning them (absent from ``text``: the chunk
+    itself)."""
+    memo = N._MEMO
+    assert set(chunks) <= memo.seen
+    return {c: tuple(memo.text.get(c, c).split()) for c in chunks}
+
+
 def test_bulk_chunk_tokens_equal_canon_chunk() -> None:
     chunks = _chunks_of_many_kinds()
     clear_caches()
-    for k in range(0, len(chunks), 400):  # windows of chunks, as the detector primes them
-        N._prime(chunks[k : k + 400])
-    stored_chunks = list(N._CHUNKS.items())
-    stored_pieces = list(N._CANON.items())
-    assert len(stored_chunks) > 5000 and len(stored_pieces) > 1000
+    for k in range(0, len(chunks), 400):  # windows of chunks, as the detector learns them
+        N._learn(chunks[k : k + 400])
+    learnt = _learnt(chunks)
+    assert len(learnt) > 5000 and len(N._MEMO.text) > 1000
     clear_caches()
-    bad = [(c, v) for c, v in stored_chunks if N.canon_chunk(c) != v]
-    clear_caches()
-    bad += [(c, v) for c, v in stored_pieces if N._canon(c) != v]
+    bad = [(c, v) for c, v in learnt.items() if N.canon_chunk(c) != v]
     assert not bad[:5]
+
+
+def test_bulk_on_the_whole_text_equals_canon_chunk() -> None:
+    # one bulk pass over every chunk at once (as the detector does for a long text)
+    chunks = _chunks_of_many_kinds()
+    clear_caches()
+    N._learn(chunks)
+    learnt = _learnt(chunks)
+    clear_caches()
+    assert not [(c, v) for c, v in learnt.items() if N.canon_chunk(c) != v][:5]
+
+
+def test_known_words_that_stand_for_themselves() -> None:
+    # the bulk path takes these as they are, without asking canon
+    clear_caches()
+    assert not [w for w in N._PLAIN_KNOWN if N.canon(w) != (w,) or N.canon_chunk(w) != (w,)]
 
 
 def test_dotted_letters_glued_by_an_exclamation_mark() -> None:
@@ -84,11 +105,11 @@ def test_dotted_letters_glued_by_an_exclamation_mark() -> None:
     chunks = ["x!k.d.i.e", "q.d.i.e!x", "k.i.l.l!z", "z!k.i.l.l", "a.b.c", "s.u.i.c.i.d.e!"]
     filler = [f"w{k}x.y" for k in range(10)]
     clear_caches()
-    N._prime(chunks + filler)
-    stored = {c: N._CHUNKS[c] for c in chunks if c in N._CHUNKS}
+    N._learn(chunks + filler)
+    learnt = _learnt(chunks)
     clear_caches()
-    assert {c: N.canon_chunk(c) for c in stored} == stored
-    assert stored.get("x!k.d.i.e", ("xik", "die")) == ("xik", "die")
+    assert {c: N.canon_chunk(c) for c in learnt} == learnt
+    assert learnt["x!k.d.i.e"] == ("xik", "die")
 
 
 def test_fold_fast_paths_equal_per_character_table() -> None:
