@@ -345,10 +345,15 @@ def _mask_fits(parts: list[str], word: str) -> bool:
     return len(word) in ends
 
 
+_FZ_LONGEST = max(map(len, P.FUZZY_DELETES)) + 1  # the longest token one deletion away from a key
+
+
 def _fuzzy(tok: str) -> tuple[str, ...] | None:
     """A single edit (delete/insert/substitute/adjacent swap) away from a long crisis keyword."""
     if tok in P.FUZZY_DELETES:
         return (P.FUZZY_DELETES[tok],)
+    if len(tok) > _FZ_LONGEST:  # (a deletion of a longer token is no key: linear, whatever its length)
+        return None
     for i in range(len(tok)):
         d = tok[:i] + tok[i + 1 :]
         hit = P.FUZZY_DELETES.get(d)
@@ -562,8 +567,15 @@ def _renew() -> _Memo:
 
 def learn(folded: str) -> None:
     """Compute and remember the canonical tokens of every chunk of a folded text not seen before, in bulk
-    (reading a long text window by window then finds them all known)."""
-    _learn(folded.split())
+    (reading a long text window by window then finds them all known). Chunks longer than a window are left out:
+    windows cut them, and read their parts."""
+    chunks = folded.split()
+    if len(folded) > _LEARN_CHUNK_MAX and any(map(_LEARN_CHUNK_MAX.__lt__, map(len, chunks))):
+        chunks = [c for c in chunks if len(c) <= _LEARN_CHUNK_MAX]
+    _learn(chunks)
+
+
+_LEARN_CHUNK_MAX = 1024
 
 
 def _learn(chunks: list[str]) -> _Memo:
@@ -667,11 +679,44 @@ def _chunk_texts(new: set[str]) -> dict[str, str]:
         out.update(_canon_texts(known - _PLAIN_KNOWN, canon_chunk))
     # a chunk without punctuation is one word piece: its tokens are the piece's
     flat = set(filter(_PUNCT_CHARS.isdisjoint, new))
-    if len(flat) == len(new):
-        out.update(_piece_texts(flat))
-    elif new:
-        out.update(_punct_chunk_texts(list(new - flat), flat))
+    pieces = flat
+    rest = list(new - flat) if len(flat) != len(new) else []
+    if rest:
+        # a word piece then punctuation (``end.``, ``me,``, ``x;``): the piece's tokens, then a sentence end (a
+        # comma when the punctuation is only commas), as canon_chunk reads the last piece of a chunk
+        stems = list(map(str.rstrip, rest, repeat(_PUNCT_STR)))
+        simple = list(map(_PUNCT_CHARS.isdisjoint, stems))
+        tailed = list(compress(rest, simple))
+        stems = list(compress(stems, simple))
+        rest = list(compress(rest, map(not_, simple)))
+        pieces = flat.union(stems)
+        pieces.discard("")
+    if rest:
+        chunk_texts, ptexts = _punct_chunk_texts(rest, pieces)
+        out.update(chunk_texts)
+    else:
+        ptexts = _piece_texts(pieces)
+    if flat:
+        out.update(compress(ptexts.items(), map(flat.__contains__, ptexts)))
+    if pieces is not flat and stems:
+        ends = map(_TAIL_TOKEN.__getitem__, map(str.removeprefix, tailed, stems))
+        out.update(zip(tailed, map(add, map(add, map(ptexts.get, stems, stems), repeat(" ")), ends), strict=True))
     return out
+
+
+_PUNCT_STR = ".?!;:,"
+
+
+class _TailToken(dict):
+    """Punctuation ending a chunk → the text of its token (canon_chunk: a comma when it is only commas, else a
+    sentence end)."""
+
+    def __missing__(self, tail: str) -> str:
+        value = self[tail] = COMMA if tail.strip(",") == "" else BOUNDARY
+        return value
+
+
+_TAIL_TOKEN = _TailToken()
 
 
 #: the pieces of :func:`canon_chunk` over chunks joined by new lines: a word, punctuation ending a chunk (with
@@ -703,13 +748,12 @@ class _PunctText(dict):
 _PUNCT_TEXT = _PunctText({"\n": "\n"})
 
 
-def _punct_chunk_texts(chunks: list[str], flat: set[str]) -> dict[str, str]:
+def _punct_chunk_texts(chunks: list[str], flat: set[str]) -> tuple[dict[str, str], dict[str, str]]:
     """The token texts of chunks with punctuation that do not stand for themselves, computed over all of them at
     once: every chunk becomes the tokens of its word pieces (:func:`_piece_texts`) and of its punctuation pieces,
     exactly as :func:`canon_chunk` makes them, with C-level maps over one list of pieces. Chunks with runs of
-    dotted single letters that join into words (``s.u.i.c.i.d.e``) are left to canon_chunk. ``flat`` are
-    chunks without punctuation (one word piece each), whose token texts are computed with the pieces and
-    returned too."""
+    dotted single letters that join into words (``s.u.i.c.i.d.e``) are left to canon_chunk. ``flat`` are more
+    word pieces to read with them. Returns the chunks' token texts and the word pieces' (:func:`_piece_texts`)."""
     out: dict[str, str] = {}
     joined = "\n".join(chunks) + "\n"
     if _DOTTED_RE.search(joined):
@@ -727,8 +771,7 @@ def _punct_chunk_texts(chunks: list[str], flat: set[str]) -> dict[str, str]:
             out.update(_canon_texts([chunks[k] for k in bad], canon_chunk))
             chunks = [c for k, c in enumerate(chunks) if k not in bad]
             if not chunks:
-                out.update(_piece_texts(flat))
-                return out
+                return out, _piece_texts(flat)
             joined = "\n".join(chunks) + "\n"
     pieces = _JOINED_PIECE_RE.findall(joined)
     kinds = list(set(pieces))
@@ -736,15 +779,13 @@ def _punct_chunk_texts(chunks: list[str], flat: set[str]) -> dict[str, str]:
     table = dict(zip(words, words, strict=True))
     ptexts = _piece_texts(flat.union(words))
     table.update(ptexts)
-    if flat:
-        out.update(compress(ptexts.items(), map(flat.__contains__, ptexts)))
     punct = list(set(kinds).difference(table))
     table.update(zip(punct, map(_PUNCT_TEXT.__getitem__, punct), strict=True))
     parts = " ".join(map(table.__getitem__, pieces)).split("\n")
     parts.pop()  # after the last new line
     texts = list(map(" ".join, map(str.split, parts)))
     out.update(compress(zip(chunks, texts, strict=True), map(ne, chunks, texts)))
-    return out
+    return out, ptexts
 
 
 def _strip_quotes(piece: str) -> str:
@@ -809,7 +850,8 @@ def _unsafe_texts(unsafe: list[str], slow: list[str]) -> dict[str, str]:
     """Token texts of pieces with a 2, 6 or 9, an apostrophe or a mask (see :func:`_piece_texts`); the pieces no
     test clears are added to ``slow``."""
     out: dict[str, str] = {}
-    quoted = list(compress(unsafe, map(str.__contains__, unsafe, repeat("'"))))
+    joined = "\n".join(unsafe)
+    quoted = list(compress(unsafe, map(str.__contains__, unsafe, repeat("'")))) if "'" in joined else []
     if quoted:
         # apostrophes at the ends are dropped (canon reads ``'bout`` as ``bout``): such a piece reads as the
         # piece without them, proven with the others; apostrophes inside (contractions) one by one
@@ -822,10 +864,13 @@ def _unsafe_texts(unsafe: list[str], slow: list[str]) -> dict[str, str]:
         if quoted:
             sub = _piece_texts(set(bare).difference(("",)))
             out.update(zip(quoted, map(sub.get, bare, bare), strict=True))
+        joined = "\n".join(unsafe)
     # masks one by one; a piece with a 2, 6 or 9 stands for itself unless it is a dose
-    masked = list(map(str.__contains__, unsafe, repeat("*")))
-    slow += compress(unsafe, masked)
-    slow += filter(_DOSE_RE.fullmatch, compress(unsafe, map(not_, masked)))
+    if "*" in joined:
+        masked = list(map(str.__contains__, unsafe, repeat("*")))
+        slow += compress(unsafe, masked)
+        joined = "\n".join(compress(unsafe, map(not_, masked)))
+    slow += _DOSE_LINE_RE.findall(joined)
     return out
 
 
@@ -937,38 +982,20 @@ _ONE_WORD_DOT = re.compile(rb"(?<=\x01\x00)\x01(?=\x00\x01)")
 
 
 def _one_word_sentences(toks: list[str], src: list | None) -> tuple[list[str], list]:
-    """``end. my. life.`` → end my life: drop the dots between runs of one-word sentences."""
-    n = len(toks)
-    drop = set()
-    if n < 256:
-        for k in range(1, n - 1):
-            if (
-                toks[k] == BOUNDARY
-                and toks[k - 1] != BOUNDARY
-                and (k - 2 < 0 or toks[k - 2] == BOUNDARY)
-                and toks[k + 1] != BOUNDARY
-                and (k + 2 >= n or toks[k + 2] == BOUNDARY)
-            ):
-                drop.add(k)
-    else:
-        # long texts: found in C, a dot between two other tokens each with a dot (or the text's edge) on its
-        # other side (kinds: 1 for a dot, 0 otherwise, padded with a dot at both ends for the edges)
-        kinds = b"\x01" + bytes(map(_DOT_KIND.get, toks, repeat(0))) + b"\x01"
-        drop = {m.start() - 1 for m in _ONE_WORD_DOT.finditer(kinds)}
-    if not drop:
+    """``end. my. life.`` → end my life: drop the dots between runs of one-word sentences.
+
+    Found and dropped in C: a dot between two other tokens each with a dot (or the text's edge) on its other
+    side (kinds: 1 for a dot, 0 otherwise, padded with a dot at both ends for the edges) is marked 2, and the
+    tokens are kept by the marks."""
+    kinds = b"\x01" + bytes(map(_DOT_KIND.get, toks, repeat(0))) + b"\x01"
+    marked = _ONE_WORD_DOT.sub(b"\x02", kinds)
+    if marked == kinds:
         return toks, src or []
-    out: list[str] = []
-    osrc: list = []
-    prev = 0
-    for k in sorted(drop):  # whole slices between the dropped dots (no per-token Python work)
-        out.extend(toks[prev:k])
-        if src is not None:
-            osrc.extend(src[prev:k])
-        prev = k + 1
-    out.extend(toks[prev:])
-    if src is not None:
-        osrc.extend(src[prev:])
-    return out, osrc
+    keep = marked[1:-1].translate(_KEEP_UNMARKED)
+    return list(compress(toks, keep)), (list(compress(src, keep)) if src is not None else [])
+
+
+_KEEP_UNMARKED = bytes([1, 1, 0]) + bytes(253)  # (kinds 0 and 1 are kept, 2 is dropped)
 
 
 def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:

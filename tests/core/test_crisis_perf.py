@@ -197,3 +197,42 @@ def test_cold_random_bytes_is_bounded() -> None:
         detect_crisis(text)
         best = min(best, time.perf_counter() - t)
     assert best < 0.5
+
+
+def _hostile_texts() -> list[str]:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "classify.py"
+    spec = importlib.util.spec_from_file_location("bench_classify_perf", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    texts = [*bench.crisis_shapes(size=3000, seed=21).values(), *bench.shell_shapes(size=3000, seed=21).values()]
+    rnd = random.Random(21)
+    texts += [" ".join(_obfuscated(rnd, rnd.choice(sorted(N._KNOWN_KEYS))) for _ in range(400)) for _ in range(3)]
+    return texts
+
+
+def test_bulk_tokens_equal_tokens_read_one_chunk_at_a_time(monkeypatch) -> None:
+    # the whole fast path (bulk learning, base memo, runs, sentences, multi-token joins) against a memo filled
+    # by canon_chunk alone, one chunk at a time
+    texts = [N.fold(t) for t in _hostile_texts()]
+    clear_caches()
+    fast = [N.tokens(t) for t in texts]
+    monkeypatch.setattr(N, "_BASE_SEEN", frozenset())
+    monkeypatch.setattr(N, "_BASE_TEXT", {})
+    monkeypatch.setattr(N, "_chunk_texts", lambda new: N._canon_texts(new, N.canon_chunk))
+    clear_caches()
+    slow = [N.tokens(t) for t in texts]
+    bad = [(t[:60], a[:12], b[:12]) for t, a, b in zip(texts, fast, slow, strict=True) if a != b]
+    assert not bad[:3]
+    clear_caches()
+
+
+def test_a_long_chunk_costs_no_quadratic_work() -> None:
+    # one 32 KiB chunk (no spaces): the near-miss search and the whole-text pass stay linear
+    for text in ("iwanttodie" * 3300, "a|" * 16000, "x" * 32000 + "suicide", "k1ll" * 8000):
+        clear_caches()
+        t0 = time.perf_counter()
+        detect_crisis(text)
+        assert time.perf_counter() - t0 < 0.1, text[:20]
