@@ -30,7 +30,7 @@ import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, itemgetter, methodcaller, ne, not_
+from operator import add, and_, itemgetter, methodcaller, ne, not_, or_
 
 from core.crisis import _phrases as P
 
@@ -623,7 +623,6 @@ _PLAIN_KNOWN = P.LEXICON - _REWRITE_KEYS  # known words that stand for themselve
 _FZ_PRE = frozenset(d[:3] for d in P.FUZZY_DELETES)  # a one-edit neighbour of a fuzzy keyword (length >= 6)
 _FZ_SUF = frozenset(d[-3:] for d in P.FUZZY_DELETES)  # keeps its first or its last three letters
 _FZ_MIN = min(map(len, P.FUZZY_DELETES))
-_MASK_ENDS = frozenset(w[0] + w[-1] for w in P.MASKABLE)  # squeezing keeps the first and last letters
 _TRIPLE_RE = re.compile(r"([a-z])\1\1")
 _DOUBLE_RE = re.compile(r"([a-z])\1")
 _NO_LEET_DIGIT = re.compile(r"[269]")  # a digit that is no leet letter: leet candidates are never words
@@ -647,14 +646,19 @@ def _words_at(joined: str, positions) -> set[str]:
     return out
 
 
+_FIRST_LAST = itemgetter(0, -1)
+_SQ_ENDS_PAIRS = frozenset((k[0], k[-1]) for k in _KNOWN_KEYS)  # first and last letters of the known words
+_MASK_END_PAIRS = frozenset((w[0], w[-1]) for w in P.MASKABLE)  # squeezing keeps the first and last letters
+
+
 def _plain_letters(words: set[str]) -> set[str]:
     """Of pure-letter words that are not known words, those :func:`canon` keeps as they are."""
     suspect: set[str] = set()
     joined = " ".join(words)
-    if _TRIPLE_RE.search(joined):
-        suspect |= _words_at(joined, (m.start() for m in _TRIPLE_RE.finditer(joined)))
     wl = list(words)
-    ends = list(compress(wl, map(_MASK_ENDS.__contains__, map(add, map(_first, wl), map(_last, wl)))))
+    if _TRIPLE_RE.search(joined):
+        suspect.update(compress(wl, map(_TRIPLE_RE.search, wl)))
+    ends = list(compress(wl, map(_MASK_END_PAIRS.__contains__, map(_FIRST_LAST, wl))))
     if ends:
         suspect.update(compress(ends, map(_DOUBLE_RE.search, ends)))
     longer = list(compress(wl, map((_FZ_MIN - 1).__lt__, map(len, wl))))
@@ -799,7 +803,6 @@ _LEET_DROP = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": None})
 #: leet letter (2, 6, 9: no leet reading is a word), an apostrophe or a mask
 _UNSAFE_LINE_RE = re.compile(r"(?m)^[^\n269'*]*[269'*].*")
 _DOSE_LINE_RE = re.compile(r"(?m)^\d+(?:mg|mcg|ml|g)$")
-_SQ_ENDS = frozenset(k[0] + k[-1] for k in _KNOWN_KEYS)  # first and last letters of the known words
 
 
 def _piece_texts(pieces: set[str]) -> dict[str, str]:
@@ -865,12 +868,56 @@ def _unsafe_texts(unsafe: list[str], slow: list[str]) -> dict[str, str]:
             sub = _piece_texts(set(bare).difference(("",)))
             out.update(zip(quoted, map(sub.get, bare, bare), strict=True))
         joined = "\n".join(unsafe)
-    # masks one by one; a piece with a 2, 6 or 9 stands for itself unless it is a dose
     if "*" in joined:
         masked = list(map(str.__contains__, unsafe, repeat("*")))
-        slow += compress(unsafe, masked)
+        out.update(_masked_texts(list(compress(unsafe, masked)), slow))
         joined = "\n".join(compress(unsafe, map(not_, masked)))
+    # a piece with a 2, 6 or 9 stands for itself unless it is a dose
     slow += _DOSE_LINE_RE.findall(joined)
+    return out
+
+
+_UNMASKED = str.maketrans("", "", "*")
+_LEET_SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0134578@$!|")  # leet reading always letters (1 → i)
+
+
+def _masked_texts(masked: list[str], slow: list[str]) -> dict[str, str]:
+    """Token texts of pieces with a mask and no apostrophe (see :func:`_piece_texts`). :func:`canon` first tries
+    a maskable word (:func:`_unmask`), which needs the part before the first mask to begin one and the part
+    after the last to end one (such pieces go to ``slow``); any other piece reads as the piece without its masks
+    through the leet readings (:func:`_leet_texts`, with the same tests: a leet piece, or letters), or as itself
+    without them when that has a 2, 6 or 9 or is all digits. Pieces no test clears are added to ``slow``."""
+    leeted = "\n".join(masked).translate(_LEET).split("\n")
+    maybe = list(map(and_, map(_MASK_HEADS.__contains__, map(_first, map(str.partition, leeted, repeat("*")))),
+                     map(_MASK_TAILS.__contains__, map(_last, map(str.rpartition, leeted, repeat("*"))))))
+    slow += compress(masked, maybe)
+    masked = list(compress(masked, map(not_, maybe)))
+    bare = "\n".join(masked).translate(_UNMASKED).split("\n")
+    out: dict[str, str] = {}
+    # without its masks: nothing (no tokens); all digits (one by one); a 2, 6 or 9: itself unless a known word;
+    # else the leet reading's tests
+    odd = list(map(not_, map(_LEET_SAFE.issuperset, bare)))
+    odd = list(map(or_, map(or_, odd, map(str.isdigit, bare)), map(_KNOWN_KEYS.__contains__, bare)))
+    if any(odd):
+        for piece, b in compress(zip(masked, bare, strict=True), odd):
+            if not b:
+                out[piece] = ""
+            elif b.isdigit() or b in _KNOWN_KEYS:
+                slow.append(piece)
+            else:
+                out[piece] = b
+        keep = list(map(not_, odd))
+        masked, bare = list(compress(masked, keep)), list(compress(bare, keep))
+    if masked:
+        inner: list[str] = []
+        texts = _leet_texts(list(dict.fromkeys(bare)), inner)
+        if inner:
+            stuck = set(inner)
+            held = list(map(stuck.__contains__, bare))
+            slow += compress(masked, held)
+            keep = list(map(not_, held))
+            masked, bare = list(compress(masked, keep)), list(compress(bare, keep))
+        out.update(zip(masked, map(texts.get, bare, bare), strict=True))
     return out
 
 
@@ -879,33 +926,37 @@ def _leet_texts(leet: list[str], slow: list[str]) -> dict[str, str]:
     test clears are added to ``slow``."""
     # the three readings of every piece, by whole-string translations (1 → i for all; 1 → l and 1 dropped
     # only where there is a 1: the readings differ only there)
-    ri = "\n".join(leet).translate(_LEET_I).split("\n")
-    ones = list(compress(range(len(leet)), map(str.__contains__, leet, repeat("1"))))
+    joined = "\n".join(leet)
+    ri = joined.translate(_LEET_I).split("\n")
+    n = len(leet)
     forms = ri
-    owner: list[int] | range = range(len(leet))
-    if ones:
-        with_one = "\n".join([leet[k] for k in ones])
+    owner: list[int] | range = range(n)
+    if "1" in joined:
+        ones = list(compress(range(n), map(str.__contains__, leet, repeat("1"))))
+        with_one = "\n".join(map(leet.__getitem__, ones))
         forms = ri + with_one.translate(_LEET_L).split("\n") + with_one.translate(_LEET_DROP).split("\n")
         owner = [*owner, *ones, *ones]
     hit = set(compress(owner, map(_KNOWN_KEYS.__contains__, forms)))
     # squeezed readings: only a reading with a doubled letter changes, and it can only become a known word
     # with the same first and last letters (squeezing keeps them)
-    few = list(compress(range(len(forms)), map(_SQ_ENDS.__contains__, map(add, map(_first, forms), map(_last, forms)))))
+    few = list(compress(range(len(forms)), map(_SQ_ENDS_PAIRS.__contains__, map(_FIRST_LAST, forms))))
     if few:
-        few = list(compress(few, map(_DOUBLE_RE.search, [forms[k] for k in few])))
-        if few:
-            squeezed = _SQUEEZE2.sub(_GROUP1, " ".join([forms[k] for k in few])).split(" ")
-            hit.update(owner[few[k]] for k in compress(range(len(few)), map(_KNOWN_KEYS.__contains__, squeezed)))
+        few_forms = list(map(forms.__getitem__, few))
+        doubled = list(map(_DOUBLE_RE.search, few_forms))
+        if any(doubled):
+            few = list(compress(few, doubled))
+            squeezed = _SQUEEZE2.sub(_GROUP1, " ".join(compress(few_forms, doubled))).split(" ")
+            hit.update(map(owner.__getitem__, compress(few, map(_KNOWN_KEYS.__contains__, squeezed))))
     if hit:
-        slow += [leet[k] for k in hit]
-        keep = [k for k in range(len(leet)) if k not in hit]
-        leet = [leet[k] for k in keep]
-        ri = [ri[k] for k in keep]
+        slow += map(leet.__getitem__, hit)
+        keep = list(map(not_, map(hit.__contains__, range(n))))
+        leet = list(compress(leet, keep))
+        ri = list(compress(ri, keep))
     # a piece starting with a digit keeps its own spelling; any other stands for its reading with 1 → i when
     # that reading is a plain word
-    lead = list(map(_DIGITS.__contains__, map(_first, leet)))
-    lw = list(compress(leet, map(not_, lead)))
-    lr = list(compress(ri, map(not_, lead)))
+    letter = list(map(not_, map(_DIGITS.__contains__, map(_first, leet))))
+    lw = list(compress(leet, letter))
+    lr = list(compress(ri, letter))
     if not lw:
         return {}
     plain = _plain_letters(set(lr))
