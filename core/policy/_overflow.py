@@ -22,6 +22,8 @@ RAISE the verdict (fail closed):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from itertools import compress
 
 from core.policy import _paths as P
 from core.policy import _tables as T
@@ -209,19 +211,20 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
                 if not words:
                     continue
             argv = words
-            starts = [k for k, w in enumerate(argv) if _base(w) in handled or w.startswith("mkfs")]
+            # the words naming a handled program, decided once per distinct word (pieces repeat words a lot)
+            progs = {w for w in set(argv) if _base(w) in handled or w.startswith("mkfs")}
+            starts = list(compress(range(len(argv)), map(progs.__contains__, argv)))
             if (not starts or starts[0] != 0) and "$" in argv[0]:
                 starts.insert(0, 0)
             dollar = "$" in seg
             tail = None
-            for k in starts:
+            last = -1  # index in starts of the last command read
+            for j in _fresh_heads(argv, starts, seen_heads):
                 if calls >= SCAN_COMMANDS:
-                    _short_table(argv[k:], acc)  # the rest of this piece, once
                     break
-                head = tuple(argv[k:k + 4])
-                if head in seen_heads and len(argv) - k > 4:
-                    continue  # the same program and first words as a command already read: a repeat
-                seen_heads.add(head)
+                last = j
+                k = starts[j]
+                seen_heads.add(tuple(argv[k:k + 4]))
                 sub = argv[k:k + _WINDOW]
                 if len(argv) - k > _WINDOW:
                     if tail is None:
@@ -236,11 +239,63 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
                 seen_cmds.add(key)
                 calls += 1
                 reader.run_argv(sub, [None] * len(sub), c, acc, None)
+            if calls >= SCAN_COMMANDS and last + 1 < len(starts):
+                _short_table(argv[starts[last + 1]:], acc)  # the rest of this piece, once
     for text in sink:
         for seg in _scan_text(text).split(_SEP):
             if seg not in seen:
                 seen.add(seg)
                 _short_table(seg, acc)
+
+
+def _fresh_heads(argv: list, starts: list, seen_heads: set) -> list:
+    """Indices into ``starts`` of the commands to read, in order: a start whose first four words (its head)
+    are in ``seen_heads`` or at an earlier start is a repeat and skipped, unless at most four words follow.
+    (The same as testing each start in turn, with list compares, tuples and dicts doing the work in C.)"""
+    n = len(argv)
+    m = bisect_left(starts, n - 4)  # starts[:m] have more than four words: they may be repeats
+    idx = range(len(starts))
+    p, end = _period(argv)
+    if p:
+        # argv[i] == argv[i - p] for p <= i < end: a start k with p <= k and k + 4 <= end has the head of the
+        # start k - p (the same word, so a start too), which comes first: k is a repeat
+        lo, hi = bisect_left(starts, p), min(bisect_right(starts, end - 4), m)
+        if hi > lo:
+            idx = [*range(lo), *range(hi, len(starts))]
+    rep = [j for j in idx if j < m] if type(idx) is list else range(m)
+    ks = list(map(starts.__getitem__, rep))
+    heads = list(map(tuple, map(argv.__getitem__, map(slice, ks, map((4).__add__, ks)))))  # argv[k:k + 4]
+    first = dict(zip(reversed(heads), reversed(rep), strict=True))  # each head → its first index
+    keep = sorted(j for h, j in first.items() if h not in seen_heads)
+    keep.extend(range(m, len(starts)))
+    return keep
+
+
+_BLOCK = 256
+
+
+def _period(argv: list) -> tuple[int, int]:
+    """``(p, end)`` with ``argv[i] == argv[i - p]`` for ``p <= i < end`` (a piece that repeats a unit of ``p``
+    words up to ``end``), or ``(0, 0)``; only small periods starting at the first word are tried."""
+    n = len(argv)
+    if n < 64:
+        return 0, 0
+    best = (0, 0)
+    p = 0
+    for _ in range(3):
+        try:
+            p = argv.index(argv[0], p + 1, 64)
+        except ValueError:
+            break
+        end = p
+        while end < n and argv[end:end + _BLOCK] == argv[end - p:min(end - p + _BLOCK, n - p)]:
+            end += _BLOCK
+        end = min(end, n)
+        if end > p and end - p > best[1] - best[0]:
+            best = (p, end)
+        if end >= n:
+            break
+    return best
 
 
 def _value(w: str, ctx) -> str:
