@@ -895,17 +895,13 @@ class Parser:
             self.i = j + 1
             return False
         if nxt == "'" and not quoted:
-            j = i + 2
-            buf: list = []
-            while j < n and s[j] != "'":
-                if s[j] == "\\" and j + 1 < n:
-                    j = _ansi_escape(s, j, buf)
-                    continue
-                buf.append(s[j])
-                j += 1
+            # $'…' ends at the first quote that is not part of an escape (no escape holds a quote but \')
+            j = _ANSI_BODY.match(s, i + 2).end()
+            if j < n and s[j] == "\\":
+                j = n  # a backslash at the very end: read as itself
             if j >= n:
                 self.damaged = True
-            parts.append((LIT, "".join(buf)))
+            parts.append((LIT, _ansi_decode(s[i + 2:j])))
             self.i = min(j + 1, n)
             return True
         if nxt == '"' and not quoted:
@@ -1023,6 +1019,39 @@ def _ansi_escape(s: str, j: int, buf: list) -> int:
         return k
     buf.append("\\" + d)
     return j + 2
+
+
+#: the body of $'…': plain runs and backslash pairs (unrolled: one pass in the regex engine)
+_ANSI_BODY = re.compile(r"[^'\\]*(?:\\[\s\S][^'\\]*)*")
+#: one escape of $'…' as _ansi_escape reads it (what follows the backslash)
+_ANSI_ESC = re.compile(r"\\(x[0-9a-fA-F]{0,2}|[0-7]{1,3}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|[\s\S])")
+
+
+def _decode_one(code: str) -> str:
+    buf: list = []
+    _ansi_escape("\\" + code, 0, buf)
+    return buf[0]
+
+
+#: the escapes of $'…' decoded ahead: single letters, \xH, \xHH and octal (\u and the rest: _decode_one)
+_ANSI_TABLE = {code: _decode_one(code) for code in (
+    *_ESC, "x", *(f"x{a}" for a in "0123456789abcdefABCDEF"),
+    *(f"x{a}{b}" for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF"),
+    *(f"{a}" for a in "01234567"), *(f"{a}{b}" for a in "01234567" for b in "01234567"),
+    *(f"{a}{b}{c}" for a in "01234567" for b in "01234567" for c in "01234567"))}
+
+
+def _ansi_decode(body: str) -> str:
+    """The text of ``$'body'`` with its backslash escapes decoded (as :func:`_ansi_escape` does one by one)."""
+    if "\\" not in body:
+        return body
+    pieces = _ANSI_ESC.split(body)  # literal, escape, literal, …, literal
+    codes = pieces[1::2]
+    dec = list(map(_ANSI_TABLE.get, codes))
+    if None in dec:
+        dec = [d if d is not None else _decode_one(c) for d, c in zip(dec, codes, strict=True)]
+    pieces[1::2] = dec
+    return "".join(pieces)
 
 
 _KEYWORD_AT = re.compile(r"(?:for|select|case|function|in|if|then|elif|else|do|while|until|fi|done|esac|\[\[|\(\()"
