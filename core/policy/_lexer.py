@@ -27,6 +27,16 @@ def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> list:
 
 _WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
 _TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
+#: a run of a word read in one go: characters the word loop takes as they are (in ``[[ ]]`` also ``&|()<>``),
+#: whole '…' strings and whole "…" strings without ``\ $ ```
+_QW = r"[^ \t\n\r\f\v'\"\\$`;&|()<>]"
+_QT = r"[^ \t\n\r\f\v'\"\\$`;]"
+_QS = r"(?:'[^']*'|\"[^\"\\$`]*\")"
+_QUOTED_RUN = re.compile(rf"{_QW}*(?:{_QS}{_QW}*)*")
+_QUOTED_TEST_RUN = re.compile(rf"{_QT}*(?:{_QS}{_QT}*)*")
+#: the pieces of such a run: one of the groups holds each piece's text without its quotes
+_ESCAPES = re.compile(r"(?:\\[\s\S])+")
+_QPIECES = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 _DQ_RUN = re.compile(r'[^"\\$`]+')
 _VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -673,6 +683,7 @@ class Parser:
         buf: list = []
         quoted = False
         run = _TEST_RUN if test else _WORD_RUN
+        qrun = _QUOTED_TEST_RUN if test else _QUOTED_RUN
         while i < n:
             c = s[i]
             if c in " \t\n\r\f\v":
@@ -691,16 +702,41 @@ class Parser:
                 break
             if c == "\\":
                 if i + 1 < n:
-                    if s[i + 1] == "\n":
-                        i += 2
-                        continue
-                    buf.append(s[i + 1])
-                    quoted = True
-                    i += 2
+                    # a run of backslash pairs at once: each stands for its second character; a backslash
+                    # and a new line is a line continuation (nothing)
+                    e = _ESCAPES.match(s, i).end()
+                    lit = s[i + 1:e:2]
+                    if "\n" in lit:
+                        lit = lit.replace("\n", "")
+                    if lit:
+                        buf.append(lit)
+                        quoted = True
+                    i = e
                     continue
                 self.damaged = True
                 i += 1
                 continue
+            if c != "$" and c != "`":
+                m = qrun.match(s, i)
+                e = m.end()
+                if e > i:
+                    # plain characters and whole quoted strings without expansions (hostile runs of quotes)
+                    t = s[i:e]
+                    if "'" in t or '"' in t:
+                        if '"' not in t:
+                            lit = t.replace("'", "")
+                        elif "'" not in t:
+                            lit = t.replace('"', "")
+                        else:
+                            lit = "".join(map("".join, _QPIECES.findall(t)))
+                        # "" adds no part after an expansion, where '' does (as the quote branches below)
+                        if lit or not parts or "'" in t:
+                            buf.append(lit)
+                        quoted = True
+                    else:
+                        buf.append(t)
+                    i = e
+                    continue
             if c == "'":
                 j = s.find("'", i + 1)
                 if j < 0:
