@@ -21,9 +21,9 @@ RAISE the verdict (fail closed):
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
-from itertools import compress
+from itertools import compress, filterfalse, repeat
+from operator import itemgetter
 
 from core.policy import _paths as P
 from core.policy import _tables as T
@@ -82,17 +82,22 @@ def _critical_word(w: str) -> bool:
     return False
 
 
-_BASENAME = re.compile(r"[^\s/]+(?=\s|\Z)")
+_LAST = itemgetter(2)
 
 
 def _short_table(words, acc) -> None:
     """Last resort past the scan budget: a table lookup, no parsing (``words``: a list or a text)."""
     text = words if type(words) is str else " ".join(words)
-    progs = set(_BASENAME.findall(text))  # every word's last path component: /usr/sbin/mkfs → mkfs
+    distinct = set(text.split())
+    progs = distinct
+    if "/" in text:
+        # every word's last path component (/usr/sbin/mkfs → mkfs; none for a/), in C over the distinct words
+        progs = set(map(_LAST, map(str.rpartition, distinct, repeat("/"))))
+        progs.discard("")
     if not progs.isdisjoint(_CRITICAL_PROGS) or "mkfs" in text:
         acc.add(C, "shell.too_long.critical", "too long to read fully; holds a power or disk command")
         return
-    if not progs.isdisjoint(_TREE_PROGS) and any(map(_critical_word, set(text.split()))):
+    if not progs.isdisjoint(_TREE_PROGS) and any(map(_critical_word, distinct)):
         acc.add(C, "shell.too_long.critical", "too long to read fully; holds a delete or permission change "
                                               "of a root, home or system directory")
         return
@@ -177,7 +182,7 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
             continue  # a tail of a text already scanned (the whole text of a damaged command)
         if "()" in text:
             _fork_bomb(text, acc)
-        segs = [x for x in dict.fromkeys(_scan_text(text).split(_SEP)) if x not in seen]  # unique, in order
+        segs = list(filterfalse(seen.__contains__, dict.fromkeys(_scan_text(text).split(_SEP))))  # unique, in order
         for si, seg in enumerate(segs):
             if len(seen) >= SCAN_PIECES:
                 # too many different pieces: the rest of this text is matched against the short table at once
