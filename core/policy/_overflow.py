@@ -21,9 +21,9 @@ RAISE the verdict (fail closed):
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from itertools import compress, filterfalse, repeat
-from operator import itemgetter
+from operator import itemgetter, ne
 
 from core.policy import _paths as P
 from core.policy import _tables as T
@@ -178,7 +178,7 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
     written: set = set()
     prev_prog = ""
     for ti, text in enumerate(pending):
-        if any(other.endswith(text) for other in pending[:ti]):
+        if any(map(str.endswith, pending[:ti], repeat(text))):
             continue  # a tail of a text already scanned (the whole text of a damaged command)
         if "()" in text:
             _fork_bomb(text, acc)
@@ -256,18 +256,35 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
 def _fresh_heads(argv: list, starts: list, seen_heads: set) -> list:
     """Indices into ``starts`` of the commands to read, in order: a start whose first four words (its head)
     are in ``seen_heads`` or at an earlier start is a repeat and skipped, unless at most four words follow.
-    (The same as testing each start in turn, with list compares, tuples and dicts doing the work in C.)"""
+    (The same as testing each start in turn; on long pieces with list operations, tuples and dicts in C.)"""
     n = len(argv)
+    if len(starts) <= 8:
+        keep = []
+        local: set = set()
+        for j, k in enumerate(starts):
+            head = tuple(argv[k:k + 4])
+            if (head in seen_heads or head in local) and n - k > 4:
+                continue
+            local.add(head)
+            keep.append(j)
+        return keep
     m = bisect_left(starts, n - 4)  # starts[:m] have more than four words: they may be repeats
-    idx = range(len(starts))
-    p, end = _period(argv)
+    rep = range(m)
+    p = _period(argv)
     if p:
-        # argv[i] == argv[i - p] for p <= i < end: a start k with p <= k and k + 4 <= end has the head of the
-        # start k - p (the same word, so a start too), which comes first: k is a repeat
-        lo, hi = bisect_left(starts, p), min(bisect_right(starts, end - 4), m)
-        if hi > lo:
-            idx = [*range(lo), *range(hi, len(starts))]
-    rep = [j for j in idx if j < m] if type(idx) is list else range(m)
+        # where argv repeats itself p words back, a start k has the head of the start k - p (the same word,
+        # so a start too), which comes first: k is a repeat. Only starts near a break of the pattern are not.
+        breaks = _breaks(argv, p, n // 16)
+        if breaks is not None:
+            near = set()
+            for b in breaks:  # argv[b] != argv[b - p]: the heads at b - 3 … b differ from theirs p words back
+                near.update(range(b - 3, b + 1))
+            lo = min(bisect_left(starts, p), m)
+            rep = list(range(lo))
+            for k in sorted(near):
+                j = bisect_left(starts, k)
+                if lo <= j < m and starts[j] == k:
+                    rep.append(j)
     ks = list(map(starts.__getitem__, rep))
     heads = list(map(tuple, map(argv.__getitem__, map(slice, ks, map((4).__add__, ks)))))  # argv[k:k + 4]
     first = dict(zip(reversed(heads), reversed(rep), strict=True))  # each head → its first index
@@ -279,28 +296,32 @@ def _fresh_heads(argv: list, starts: list, seen_heads: set) -> list:
 _BLOCK = 256
 
 
-def _period(argv: list) -> tuple[int, int]:
-    """``(p, end)`` with ``argv[i] == argv[i - p]`` for ``p <= i < end`` (a piece that repeats a unit of ``p``
-    words up to ``end``), or ``(0, 0)``; only small periods starting at the first word are tried."""
+def _breaks(argv: list, p: int, limit: int) -> list | None:
+    """The indices ``i >= p`` with ``argv[i] != argv[i - p]`` (None: more than ``limit``), compared a block at a
+    time (list equality in C) and word by word only in blocks that differ."""
+    n = len(argv)
+    out: list = []
+    for i in range(p, n, _BLOCK):
+        e = min(i + _BLOCK, n)
+        a, b = argv[i:e], argv[i - p:e - p]
+        if a != b:
+            out.extend(compress(range(i, e), map(ne, a, b)))
+            if len(out) > limit:
+                return None
+    return out
+
+
+def _period(argv: list) -> int:
+    """A guess at the number of words after which a long piece repeats itself (0: none): the distance from
+    the word in the middle to its next occurrence."""
     n = len(argv)
     if n < 64:
-        return 0, 0
-    best = (0, 0)
-    p = 0
-    for _ in range(3):
-        try:
-            p = argv.index(argv[0], p + 1, 64)
-        except ValueError:
-            break
-        end = p
-        while end < n and argv[end:end + _BLOCK] == argv[end - p:min(end - p + _BLOCK, n - p)]:
-            end += _BLOCK
-        end = min(end, n)
-        if end > p and end - p > best[1] - best[0]:
-            best = (p, end)
-        if end >= n:
-            break
-    return best
+        return 0
+    mid = n // 2
+    try:
+        return argv.index(argv[mid], mid + 1, min(n, mid + 65)) - mid
+    except ValueError:
+        return 0
 
 
 def _value(w: str, ctx) -> str:
