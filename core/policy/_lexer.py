@@ -265,11 +265,7 @@ class Parser:
                     self.i = m.end()
                 unit = s[start:self.i]
                 if unit and self.i < n and s.startswith(unit, self.i):
-                    k = self.i
-                    ln = len(unit)
-                    while s.startswith(unit, k):
-                        k += ln
-                    self.i = k
+                    self.i = _copies_end(s, unit, self.i)
 
     def _operator(self) -> str | None:
         s, n = self.s, self.n
@@ -1013,6 +1009,21 @@ class Parser:
             pos = k
         self.damaged = True
         self.i = n
+
+
+def _copies_end(s: str, unit: str, k: int) -> int:
+    """The end of the run of copies of ``unit`` in ``s`` from ``k``: blocks of doubling copies compared while
+    they match, then halving ones (a few C-level compares instead of one per copy)."""
+    ln = len(unit)
+    cnt = 1
+    while s.startswith(unit * cnt, k):
+        k += ln * cnt
+        cnt *= 2
+    while cnt > 1:
+        cnt //= 2
+        if s.startswith(unit * cnt, k):
+            k += ln * cnt
+    return k
 
 
 _ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v",
