@@ -1101,13 +1101,15 @@ def _ansi_decode(body: str) -> str:
     return "".join(pieces)
 
 
-_KEYWORD_AT = re.compile(r"(?:for|select|case|function|in|if|then|elif|else|do|while|until|fi|done|esac|\[\[|\(\()"
-                         r"(?=[\s;&|()<>]|\Z)")
+_KEYWORDS = ("for", "select", "case", "function", "in", "if", "then", "elif", "else", "do", "while", "until", "fi",
+             "done", "esac", "[[", "((")
+_KEYWORD_AT = re.compile(f"(?:{'|'.join(map(re.escape, _KEYWORDS))})" r"(?=[\s;&|()<>]|\Z)")
+_KEYWORD_FIRST = frozenset(k[0] for k in _KEYWORDS)
 
 
 def _is_keyword_at(s: str, i: int) -> bool:
     """A reserved word starts at ``i`` (so the plain-command fast path does not apply)."""
-    return _KEYWORD_AT.match(s, i) is not None
+    return i < len(s) and s[i] in _KEYWORD_FIRST and _KEYWORD_AT.match(s, i) is not None
 
 
 def parse(text: str) -> tuple[list, bool]:
