@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import compress, filterfalse, repeat
-from operator import eq, gt, itemgetter, ne, not_, or_
+from operator import itemgetter, ne
 
 from core.policy import _paths as P
 from core.policy import _tables as T
@@ -130,19 +130,26 @@ def _fork_bomb(text: str, acc) -> None:
 
 
 def _writes(reader, words: list, ctx, acc, done: set) -> list:
-    """Check the redirect targets of a scanned piece as writes; returns the other words.
-
-    A target is the word after a run of ``>``; the masks are built in C, and each different target word is
-    checked once (its value cannot change while the piece is read, so a repeat changes nothing)."""
-    is_op = list(map(eq, words, repeat(">")))
-    after_op = [False, *is_op[:-1]]
-    for w in dict.fromkeys(compress(words, map(gt, after_op, is_op))):  # after a ">" and not one
-        tgt = _value(w, ctx)
-        if tgt not in done and len(done) < 4096:
-            done.add(tgt)
-            if tgt[:1] in ("/", "~", MARK) or ".env" in tgt or ctx.cwd is not None:
-                reader.write_path(tgt, ctx, acc, "redirect output to")
-    return list(compress(words, map(not_, map(or_, is_op, after_op))))
+    """Check the redirect targets of a scanned piece as writes; returns the other words."""
+    rest = []
+    k = 0
+    n = len(words)
+    while k < n:
+        w = words[k]
+        if w != ">":
+            rest.append(w)
+            k += 1
+            continue
+        while k < n and words[k] == ">":
+            k += 1
+        if k < n:
+            tgt = _value(words[k], ctx)
+            if tgt not in done and len(done) < 4096:
+                done.add(tgt)
+                if tgt[:1] in ("/", "~", MARK) or ".env" in tgt or ctx.cwd is not None:
+                    reader.write_path(tgt, ctx, acc, "redirect output to")
+        k += 1
+    return rest
 
 
 def looks_dangerous(a: str) -> bool:
@@ -209,9 +216,12 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
                 if not words:
                     continue
             argv = words
-            # the words naming a handled program, decided once per distinct word (pieces repeat words a lot)
-            progs = {w for w in set(argv) if _base(w) in handled or w.startswith("mkfs")}
-            starts = list(compress(range(len(argv)), map(progs.__contains__, argv)))
+            if len(argv) <= 32:
+                starts = [k for k, w in enumerate(argv) if _base(w) in handled or w.startswith("mkfs")]
+            else:
+                # the words naming a handled program, decided once per distinct word (long pieces repeat words)
+                progs = {w for w in set(argv) if _base(w) in handled or w.startswith("mkfs")}
+                starts = list(compress(range(len(argv)), map(progs.__contains__, argv)))
             if (not starts or starts[0] != 0) and "$" in argv[0]:
                 starts.insert(0, 0)
             dollar = "$" in seg
