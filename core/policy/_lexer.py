@@ -27,14 +27,28 @@ def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> list:
 
 _WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
 _TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
+#: a run of a word read in one go: characters the word loop takes as they are (in ``[[ ]]`` also ``&|()<>``),
+#: whole '…' strings and whole "…" strings without ``\ $ ``` (possessive: nothing to backtrack, less work)
+_QW = r"[^ \t\n\r\f\v'\"\\$`;&|()<>]"
+_QT = r"[^ \t\n\r\f\v'\"\\$`;]"
+_QS = r"(?:'[^']*'|\"[^\"\\$`]*\")"
+_QUOTED_RUN = re.compile(rf"{_QW}*+(?:{_QS}{_QW}*+)*+")
+_QUOTED_TEST_RUN = re.compile(rf"{_QT}*+(?:{_QS}{_QT}*+)*+")
+#: the pieces of such a run: one of the groups holds each piece's text without its quotes
+_ESCAPES = re.compile(r"(?:\\[\s\S])++")
+_QPIECES = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 _DQ_RUN = re.compile(r'[^"\\$`]+')
 _VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\+?=")
 _PARENS = re.compile(r"[()]")
 _DIGITS = re.compile(r"[0-9]+")
-#: a simple command of plain words only (no quotes, expansions, redirects): read without the slow path
-_PLAIN_CMD = re.compile(r"([^\s'\"\\$`;&|()<>#]+(?:[ \t]+[^\s'\"\\$`;&|()<>#]+)*)[ \t]*(?=[;&|\n)]|\Z)")
+#: whitespace as ``\s`` and ``str.split()`` see it, but for blanks and tabs (test_policy_budget checks the list)
+_OTHER_SPACE = "\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+#: a simple command of plain words only (no quotes, expansions, redirects) is read without the slow path:
+#: a run of plain characters, blanks and tabs (one character class: a tight loop in the regex engine) that
+#: starts with a plain character and ends before ``; & | ) \n`` or at the end of the text
+_PLAIN_RUN = re.compile(rf"[^{_OTHER_SPACE}'\"\\$`;&|()<>#]*")
 #: plain words then simple redirects (``> f``, ``>> f``, ``< f``, ``2> f``, ``2>&1``): also without the slow path
 _RW = r"[^\s'\"\\$`;&|()<>#]+"
 _PLAIN_REDIR = re.compile(rf"({_RW}(?:[ \t]+{_RW})*)((?:[ \t]+(?:[0-9]?(?:>>|>|<)[ \t]*{_RW}|[0-9]?>&[0-9-]))+)"
@@ -50,6 +64,7 @@ _STATEFUL = frozenset(("cd", "pushd", "popd", "shift", "read", "set", "export", 
 
 _WS = frozenset(" \t\r\f\v")
 _CMD_END = frozenset("\n;&|)")
+_PLAIN_END = frozenset(";&|\n)")
 _SKIP_WORDS = frozenset(("if", "then", "elif", "else", "do", "while", "until", "!", "fi", "done", "esac"))
 _SPECIAL_FIRST = frozenset(("{", "}", "for", "select", "case", "function", "[[", "((", "in"))
 
@@ -250,11 +265,7 @@ class Parser:
                     self.i = m.end()
                 unit = s[start:self.i]
                 if unit and self.i < n and s.startswith(unit, self.i):
-                    k = self.i
-                    ln = len(unit)
-                    while s.startswith(unit, k):
-                        k += ln
-                    self.i = k
+                    self.i = _copies_end(s, unit, self.i)
 
     def _operator(self) -> str | None:
         s, n = self.s, self.n
@@ -314,8 +325,13 @@ class Parser:
         start = self.i
         c0 = s[start] if start < n else ""
         plain_ok = c0 != "{" and c0 != "(" and not _is_keyword_at(s, start)
-        m = _PLAIN_CMD.match(s, start) if plain_ok else None
-        if m is None and plain_ok and _USE_REDIR_FAST:
+        m = None
+        if plain_ok:
+            e = _PLAIN_RUN.match(s, start).end()
+            if e > start and s[start] not in " \t" and (e == n or s[e] in _PLAIN_END):
+                m = e  # the words are s[start:e].split()
+        # a redirect after plain words begins right where the plain run stops
+        if m is None and plain_ok and _USE_REDIR_FAST and e < n and (s[e] == ">" or s[e] == "<"):
             r = _PLAIN_REDIR.match(s, start)
             if r is not None:
                 ws = r.group(1).split()
@@ -328,7 +344,7 @@ class Parser:
                     self.i = r.end()
                     return Simple([], [Word([(LIT, w)], False) for w in ws], redirs, start, self.i)
         if m is not None:
-            ws = m.group(1).split()
+            ws = s[start:m].split()
             first = ws[0]
             if first not in _SKIP_WORDS and first not in _SPECIAL_FIRST and "=" not in first:
                 work = self.work
@@ -337,10 +353,10 @@ class Parser:
                     if work[2] < 0 and len(ws) > 64:
                         # read the program and its first arguments; leave the rest to the overflow scan
                         keep = ws[:64]
-                        self.i = m.end()
+                        self.i = m
                         self.work[1].append(" ".join(ws[:8]) + " " + " ".join(ws[64:]))
                         return Simple([], [Word([(LIT, w)], False) for w in keep], [], start, self.i, plain=True)
-                self.i = m.end()
+                self.i = m
                 return Simple([], [Word([(LIT, w)], False) for w in ws], [], start, self.i, plain=True)
         assigns: list = []
         words: list = []
@@ -663,6 +679,7 @@ class Parser:
         buf: list = []
         quoted = False
         run = _TEST_RUN if test else _WORD_RUN
+        qrun = _QUOTED_TEST_RUN if test else _QUOTED_RUN
         while i < n:
             c = s[i]
             if c in " \t\n\r\f\v":
@@ -681,16 +698,41 @@ class Parser:
                 break
             if c == "\\":
                 if i + 1 < n:
-                    if s[i + 1] == "\n":
-                        i += 2
-                        continue
-                    buf.append(s[i + 1])
-                    quoted = True
-                    i += 2
+                    # a run of backslash pairs at once: each stands for its second character; a backslash
+                    # and a new line is a line continuation (nothing)
+                    e = _ESCAPES.match(s, i).end()
+                    lit = s[i + 1:e:2]
+                    if "\n" in lit:
+                        lit = lit.replace("\n", "")
+                    if lit:
+                        buf.append(lit)
+                        quoted = True
+                    i = e
                     continue
                 self.damaged = True
                 i += 1
                 continue
+            if c != "$" and c != "`":
+                m = qrun.match(s, i)
+                e = m.end()
+                if e > i:
+                    # plain characters and whole quoted strings without expansions (hostile runs of quotes)
+                    t = s[i:e]
+                    if "'" in t or '"' in t:
+                        if '"' not in t:
+                            lit = t.replace("'", "")
+                        elif "'" not in t:
+                            lit = t.replace('"', "")
+                        else:
+                            lit = "".join(map("".join, _QPIECES.findall(t)))
+                        # "" adds no part after an expansion, where '' does (as the quote branches below)
+                        if lit or not parts or "'" in t:
+                            buf.append(lit)
+                        quoted = True
+                    else:
+                        buf.append(t)
+                    i = e
+                    continue
             if c == "'":
                 j = s.find("'", i + 1)
                 if j < 0:
@@ -885,17 +927,13 @@ class Parser:
             self.i = j + 1
             return False
         if nxt == "'" and not quoted:
-            j = i + 2
-            buf: list = []
-            while j < n and s[j] != "'":
-                if s[j] == "\\" and j + 1 < n:
-                    j = _ansi_escape(s, j, buf)
-                    continue
-                buf.append(s[j])
-                j += 1
+            # $'…' ends at the first quote that is not part of an escape (no escape holds a quote but \')
+            j = _ANSI_BODY.match(s, i + 2).end()
+            if j < n and s[j] == "\\":
+                j = n  # a backslash at the very end: read as itself
             if j >= n:
                 self.damaged = True
-            parts.append((LIT, "".join(buf)))
+            parts.append((LIT, _ansi_decode(s[i + 2:j])))
             self.i = min(j + 1, n)
             return True
         if nxt == '"' and not quoted:
@@ -973,6 +1011,21 @@ class Parser:
         self.i = n
 
 
+def _copies_end(s: str, unit: str, k: int) -> int:
+    """The end of the run of copies of ``unit`` in ``s`` from ``k``: blocks of doubling copies compared while
+    they match, then halving ones (a few C-level compares instead of one per copy)."""
+    ln = len(unit)
+    cnt = 1
+    while s.startswith(unit * cnt, k):
+        k += ln * cnt
+        cnt *= 2
+    while cnt > 1:
+        cnt //= 2
+        if s.startswith(unit * cnt, k):
+            k += ln * cnt
+    return k
+
+
 _ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v",
         "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -1015,13 +1068,48 @@ def _ansi_escape(s: str, j: int, buf: list) -> int:
     return j + 2
 
 
-_KEYWORD_AT = re.compile(r"(?:for|select|case|function|in|if|then|elif|else|do|while|until|fi|done|esac|\[\[|\(\()"
-                         r"(?=[\s;&|()<>]|\Z)")
+#: the body of $'…': plain runs and backslash pairs (unrolled: one pass in the regex engine)
+_ANSI_BODY = re.compile(r"[^'\\]*+(?:\\[\s\S][^'\\]*+)*+")
+#: one escape of $'…' as _ansi_escape reads it (what follows the backslash)
+_ANSI_ESC = re.compile(r"\\(x[0-9a-fA-F]{0,2}|[0-7]{1,3}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|[\s\S])")
+
+
+def _decode_one(code: str) -> str:
+    buf: list = []
+    _ansi_escape("\\" + code, 0, buf)
+    return buf[0]
+
+
+#: the escapes of $'…' decoded ahead: single letters, \xH, \xHH and octal (\u and the rest: _decode_one)
+_ANSI_TABLE = {code: _decode_one(code) for code in (
+    *_ESC, "x", *(f"x{a}" for a in "0123456789abcdefABCDEF"),
+    *(f"x{a}{b}" for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF"),
+    *(f"{a}" for a in "01234567"), *(f"{a}{b}" for a in "01234567" for b in "01234567"),
+    *(f"{a}{b}{c}" for a in "01234567" for b in "01234567" for c in "01234567"))}
+
+
+def _ansi_decode(body: str) -> str:
+    """The text of ``$'body'`` with its backslash escapes decoded (as :func:`_ansi_escape` does one by one)."""
+    if "\\" not in body:
+        return body
+    pieces = _ANSI_ESC.split(body)  # literal, escape, literal, …, literal
+    codes = pieces[1::2]
+    dec = list(map(_ANSI_TABLE.get, codes))
+    if None in dec:
+        dec = [d if d is not None else _decode_one(c) for d, c in zip(dec, codes, strict=True)]
+    pieces[1::2] = dec
+    return "".join(pieces)
+
+
+_KEYWORDS = ("for", "select", "case", "function", "in", "if", "then", "elif", "else", "do", "while", "until", "fi",
+             "done", "esac", "[[", "((")
+_KEYWORD_AT = re.compile(f"(?:{'|'.join(map(re.escape, _KEYWORDS))})" r"(?=[\s;&|()<>]|\Z)")
+_KEYWORD_FIRST = frozenset(k[0] for k in _KEYWORDS)
 
 
 def _is_keyword_at(s: str, i: int) -> bool:
     """A reserved word starts at ``i`` (so the plain-command fast path does not apply)."""
-    return _KEYWORD_AT.match(s, i) is not None
+    return i < len(s) and s[i] in _KEYWORD_FIRST and _KEYWORD_AT.match(s, i) is not None
 
 
 def parse(text: str) -> tuple[list, bool]:

@@ -21,7 +21,9 @@ RAISE the verdict (fail closed):
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_left
+from itertools import compress, filterfalse, repeat
+from operator import itemgetter, ne
 
 from core.policy import _paths as P
 from core.policy import _tables as T
@@ -80,17 +82,22 @@ def _critical_word(w: str) -> bool:
     return False
 
 
-_BASENAME = re.compile(r"[^\s/]+(?=\s|\Z)")
+_LAST = itemgetter(2)
 
 
 def _short_table(words, acc) -> None:
     """Last resort past the scan budget: a table lookup, no parsing (``words``: a list or a text)."""
     text = words if type(words) is str else " ".join(words)
-    progs = set(_BASENAME.findall(text))  # every word's last path component: /usr/sbin/mkfs → mkfs
+    distinct = set(text.split())
+    progs = distinct
+    if "/" in text:
+        # every word's last path component (/usr/sbin/mkfs → mkfs; none for a/), in C over the distinct words
+        progs = set(map(_LAST, map(str.rpartition, distinct, repeat("/"))))
+        progs.discard("")
     if not progs.isdisjoint(_CRITICAL_PROGS) or "mkfs" in text:
         acc.add(C, "shell.too_long.critical", "too long to read fully; holds a power or disk command")
         return
-    if not progs.isdisjoint(_TREE_PROGS) and any(map(_critical_word, set(text.split()))):
+    if not progs.isdisjoint(_TREE_PROGS) and any(map(_critical_word, distinct)):
         acc.add(C, "shell.too_long.critical", "too long to read fully; holds a delete or permission change "
                                               "of a root, home or system directory")
         return
@@ -171,11 +178,11 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
     written: set = set()
     prev_prog = ""
     for ti, text in enumerate(pending):
-        if any(other.endswith(text) for other in pending[:ti]):
+        if any(map(str.endswith, pending[:ti], repeat(text))):
             continue  # a tail of a text already scanned (the whole text of a damaged command)
         if "()" in text:
             _fork_bomb(text, acc)
-        segs = [x for x in dict.fromkeys(_scan_text(text).split(_SEP)) if x not in seen]  # unique, in order
+        segs = list(filterfalse(seen.__contains__, dict.fromkeys(_scan_text(text).split(_SEP))))  # unique, in order
         for si, seg in enumerate(segs):
             if len(seen) >= SCAN_PIECES:
                 # too many different pieces: the rest of this text is matched against the short table at once
@@ -209,19 +216,23 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
                 if not words:
                     continue
             argv = words
-            starts = [k for k, w in enumerate(argv) if _base(w) in handled or w.startswith("mkfs")]
+            if len(argv) <= 32:
+                starts = [k for k, w in enumerate(argv) if _base(w) in handled or w.startswith("mkfs")]
+            else:
+                # the words naming a handled program, decided once per distinct word (long pieces repeat words)
+                progs = {w for w in set(argv) if _base(w) in handled or w.startswith("mkfs")}
+                starts = list(compress(range(len(argv)), map(progs.__contains__, argv)))
             if (not starts or starts[0] != 0) and "$" in argv[0]:
                 starts.insert(0, 0)
             dollar = "$" in seg
             tail = None
-            for k in starts:
+            last = -1  # index in starts of the last command read
+            for j in _fresh_heads(argv, starts, seen_heads):
                 if calls >= SCAN_COMMANDS:
-                    _short_table(argv[k:], acc)  # the rest of this piece, once
                     break
-                head = tuple(argv[k:k + 4])
-                if head in seen_heads and len(argv) - k > 4:
-                    continue  # the same program and first words as a command already read: a repeat
-                seen_heads.add(head)
+                last = j
+                k = starts[j]
+                seen_heads.add(tuple(argv[k:k + 4]))
                 sub = argv[k:k + _WINDOW]
                 if len(argv) - k > _WINDOW:
                     if tail is None:
@@ -236,11 +247,84 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
                 seen_cmds.add(key)
                 calls += 1
                 reader.run_argv(sub, [None] * len(sub), c, acc, None)
+            if calls >= SCAN_COMMANDS and last + 1 < len(starts):
+                _short_table(argv[starts[last + 1]:], acc)  # the rest of this piece, once
     for text in sink:
         for seg in _scan_text(text).split(_SEP):
             if seg not in seen:
                 seen.add(seg)
                 _short_table(seg, acc)
+
+
+def _fresh_heads(argv: list, starts: list, seen_heads: set) -> list:
+    """Indices into ``starts`` of the commands to read, in order: a start whose first four words (its head)
+    are in ``seen_heads`` or at an earlier start is a repeat and skipped, unless at most four words follow.
+    (The same as testing each start in turn; on long pieces with list operations, tuples and dicts in C.)"""
+    n = len(argv)
+    if len(starts) <= 8:
+        keep = []
+        local: set = set()
+        for j, k in enumerate(starts):
+            head = tuple(argv[k:k + 4])
+            if (head in seen_heads or head in local) and n - k > 4:
+                continue
+            local.add(head)
+            keep.append(j)
+        return keep
+    m = bisect_left(starts, n - 4)  # starts[:m] have more than four words: they may be repeats
+    rep = range(m)
+    p = _period(argv)
+    if p:
+        # where argv repeats itself p words back, a start k has the head of the start k - p (the same word,
+        # so a start too), which comes first: k is a repeat. Only starts near a break of the pattern are not.
+        breaks = _breaks(argv, p, n // 16)
+        if breaks is not None:
+            near = set()
+            for b in breaks:  # argv[b] != argv[b - p]: the heads at b - 3 … b differ from theirs p words back
+                near.update(range(b - 3, b + 1))
+            lo = min(bisect_left(starts, p), m)
+            rep = list(range(lo))
+            for k in sorted(near):
+                j = bisect_left(starts, k)
+                if lo <= j < m and starts[j] == k:
+                    rep.append(j)
+    ks = list(map(starts.__getitem__, rep))
+    heads = list(map(tuple, map(argv.__getitem__, map(slice, ks, map((4).__add__, ks)))))  # argv[k:k + 4]
+    first = dict(zip(reversed(heads), reversed(rep), strict=True))  # each head → its first index
+    keep = sorted(j for h, j in first.items() if h not in seen_heads)
+    keep.extend(range(m, len(starts)))
+    return keep
+
+
+_BLOCK = 256
+
+
+def _breaks(argv: list, p: int, limit: int) -> list | None:
+    """The indices ``i >= p`` with ``argv[i] != argv[i - p]`` (None: more than ``limit``), compared a block at a
+    time (list equality in C) and word by word only in blocks that differ."""
+    n = len(argv)
+    out: list = []
+    for i in range(p, n, _BLOCK):
+        e = min(i + _BLOCK, n)
+        a, b = argv[i:e], argv[i - p:e - p]
+        if a != b:
+            out.extend(compress(range(i, e), map(ne, a, b)))
+            if len(out) > limit:
+                return None
+    return out
+
+
+def _period(argv: list) -> int:
+    """A guess at the number of words after which a long piece repeats itself (0: none): the distance from
+    the word in the middle to its next occurrence."""
+    n = len(argv)
+    if n < 64:
+        return 0
+    mid = n // 2
+    try:
+        return argv.index(argv[mid], mid + 1, min(n, mid + 65)) - mid
+    except ValueError:
+        return 0
 
 
 def _value(w: str, ctx) -> str:

@@ -84,6 +84,18 @@ def _join(base: str, rest: str) -> str:
         root = base.startswith("/")
     else:
         root = base == "/"
+    # the leading components of rest that are plain names (not empty, "." or "..") are kept as they are:
+    # found with str.find, so a long path (hostile cd chains) is not walked component by component
+    w = "/" + rest + "/"
+    bad = -1
+    if "//" in w or "/." in w:
+        bad = min((k for k in (w.find("//"), w.find("/./"), w.find("/../")) if k >= 0), default=-1)
+    if bad < 0:
+        parts.append(rest)  # (one string for them all: only joined again below)
+        rest = ""
+    elif bad > 0:
+        parts.extend(rest[:bad - 1].split("/"))
+        rest = rest[bad:]
     for p in rest.split("/"):
         if not p or p == ".":
             continue

@@ -76,6 +76,14 @@ def _display(text: str) -> str:
     return one
 
 
+def _display_longer(text: str, limit: int) -> bool:
+    """``len(_display(text)) > limit``, without displaying all of a long text: every character but blanks
+    shows as at least one, so enough of them in its first part decide."""
+    if len(text) > 4 * limit and len("".join(text[:4 * limit].split())) > limit:
+        return True
+    return len(_display(text)) > limit
+
+
 def _find_focus(text: str, focus) -> tuple[int, int]:
     """Where the words of the deciding simple command are in ``text`` (start, length), or (-1, 0)."""
     if not focus:
@@ -102,8 +110,7 @@ def _snippet(text: str, limit: int = 80, focus=None) -> str:
         return _display(text)
     pos, ln = _find_focus(text, focus) if focus is not None else (-1, 0)
     if pos + ln >= limit - 1:
-        head = _display(text[:pos + ln + 1])
-        if len(head) > limit - 1:
+        if _display_longer(text[:pos + ln + 1], limit - 1):
             start = max(0, pos - 24)
             one = _display(text[start:start + limit * 4])
             cut = one[: limit - 2]

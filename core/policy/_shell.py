@@ -6,6 +6,7 @@ the program tables of :mod:`core.policy._tables`.
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from core.policy import _paths as P
 from core.policy import _tables as T
@@ -467,6 +468,12 @@ class ShellReader:
             stdin = self._redirects(node.redirs, ctx, acc, stdin)
         if not node.words:
             return None
+        if node.plain:
+            # literal words only (no assignments, redirects, quotes or expansions): without braces to expand,
+            # the words are the arguments
+            argv = [w.lit for w in node.words]
+            if "{" not in " ".join(argv):
+                return self.run_argv(argv, [None] * len(argv), ctx, acc, stdin)
         # loop variables with several values: read the command once per value
         multi = None
         for w in node.words:
@@ -702,7 +709,7 @@ class ShellReader:
             acc.add(S, "shell.help", f"{prog} {args[-1]} (help text)")
             return OTHER
         dry = False
-        if prog not in T.NO_DRY_RUN:
+        if prog not in T.NO_DRY_RUN and any(map(str.startswith, args, repeat("--dry"))):
             for a in args:
                 if a.startswith("--dry-run") or a == "--dryrun" or a == "--dry_run":
                     if a not in ("--dry-run=none", "--dry-run=false"):
@@ -724,7 +731,8 @@ class ShellReader:
             target.add(L, "shell.function", f"call of the shell function {prog}")
             out = OTHER
         else:
-            target.add(L, "shell.program", f"{prog} (not known to be read-only)")
+            if target.tier < L:  # (the reason is only built when it can count)
+                target.add(L, "shell.program", f"{prog} (not known to be read-only)")
             out = OTHER
         if type(stdin) is tuple and stdin[0] == "file" and prog in T.NETWORK_SENDERS:
             self.sends_secret(prog, stdin[1], ctx, acc)
@@ -813,7 +821,8 @@ class ShellReader:
         return argv[i:], metas[i:]
 
     def read_only_cmd(self, prog, args, metas, ctx, acc, stdin):
-        acc.add(S, "shell.read_only", f"{prog} (read-only)")
+        if acc.tier < S:
+            acc.add(S, "shell.read_only", f"{prog} (read-only)")
         if prog in T.CONTENT_READERS:
             self.read_secret_check(prog, [a for a in args if a and a[0] != "-"], ctx, acc)
             if type(stdin) is tuple and stdin[0] == "file":

@@ -152,6 +152,21 @@ def iter_statements(sql: str):
         yield cur
 
 
+#: specials of the splitter but ``;``: without them a text's statements are its pieces between semicolons
+_SPECIAL_BUT_SEMI = re.compile(r"[-/'\"`$()\[#]")
+
+
+def _plain_statements(sql: str):
+    """:func:`iter_statements` of a text without specials but ``;``, each different statement text once
+    (a repeated statement changes nothing; texts are compared in C before any is split into words)."""
+    for piece in dict.fromkeys(sql.split(";")):
+        cur: list[str] = []
+        for w in piece.split():
+            _add_words(cur, w, 0)
+        if cur:
+            yield cur
+
+
 def _add_words(cur: list[str], chunk: str, depth: int) -> None:
     # split a bare chunk into words and operator characters
     pos = 0
@@ -237,7 +252,8 @@ def _always_true(tokens: list[str]) -> bool:
 
 #: longest SQL text read statement by statement (the rest is searched for risky keywords only)
 MAX_SQL = 8192
-_RISKY_WORD = re.compile(r"\b(?:drop|truncate|grant|revoke|delete|update|alter)\b", re.IGNORECASE)
+_RISKY_WORDS = ("drop", "truncate", "grant", "revoke", "delete", "update", "alter")
+_RISKY_WORD = re.compile(rf"\b(?:{'|'.join(_RISKY_WORDS)})\b", re.IGNORECASE)
 
 
 def classify_sql(sql: str) -> tuple[Tier, str, str, bool]:
@@ -252,14 +268,15 @@ def classify_sql(sql: str) -> tuple[Tier, str, str, bool]:
         tier, rule, reason, parsed = classify_sql(sql[:cut])
         best = (tier, rule, reason)
         rest = sql[cut:]
-        hit = _RISKY_WORD.search(rest)
+        low = rest.lower()  # every character the pattern matches lower-cases to its letter: a sound pre-test
+        hit = _RISKY_WORD.search(rest) if any(map(low.__contains__, _RISKY_WORDS)) else None
         if hit and best[0] < H:
             best = (H, "sql.too_long", f"SQL too long to read fully; it holds {hit.group().upper()}")
         elif rest.strip() and best[0] < M:
             best = (M, "sql.too_long", "SQL too long to read fully")
         return best[0], best[1], best[2], parsed
     seen: set = set()
-    for stmt in iter_statements(sql):
+    for stmt in (_plain_statements(sql) if _SPECIAL_BUT_SEMI.search(sql) is None else iter_statements(sql)):
         key = tuple(stmt)
         if key in seen:
             continue  # a repeated statement changes nothing

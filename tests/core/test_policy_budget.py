@@ -159,6 +159,15 @@ def test_fast_paths_match_the_parser() -> None:
             assert got == want, (text, cwd)
 
 
+def test_plain_run_stops_at_every_space_but_blanks_and_tabs() -> None:
+    # the plain-command fast path spells out \s minus blank and tab; it must stop at exactly those and the specials
+    every = "".join(map(chr, range(0x110000)))
+    spaces = set(re.findall(r"\s", every))
+    one = re.compile(LX._PLAIN_RUN.pattern.removesuffix("*"))
+    stops = set(every) - set(one.findall(every))
+    assert stops == (spaces - {" ", "\t"}) | set("'\"\\$`;&|()<>#")
+
+
 def test_fd_redirect_is_not_an_argument() -> None:
     # `2> f` is a redirect of stderr, not an operand "2" (both the fast path and the parser agree)
     r = classify("terminal", "rm 2> /dev/null")
