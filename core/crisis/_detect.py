@@ -16,6 +16,7 @@ second clause.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from core.crisis import _phrases as P
 from core.crisis._matcher import Automaton
@@ -241,6 +242,9 @@ def _windows(text: str):
         start = cut
 
 
+_pid_of = attrgetter("pid")
+
+
 def _verdict(analysed: list[_Text], strong: list[_Hit], weak: list[_Hit]) -> CrisisMatch | None:
     if strong:
         for h in strong:
@@ -248,7 +252,7 @@ def _verdict(analysed: list[_Text], strong: list[_Hit], weak: list[_Hit]) -> Cri
         best = max(strong, key=lambda h: (P.SEVERITY[h.category], -h.text_index, -h.start, h.end - h.start))
         t = analysed[best.text_index]
         return CrisisMatch(best.category, t.evidence(best.start, best.end), _PATTERNS[best.pid].family)
-    if len(weak) >= 2:
+    if len(weak) >= 2 and len(set(map(_pid_of, weak))) >= 2:  # (two different weak phrases at least)
         chosen = _pick_weak(weak)
         if len(chosen) >= 2:
             best = max(chosen, key=lambda h: P.SEVERITY[h.category])
@@ -295,13 +299,10 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
         if type(text) is not str:
             text = str(text)
         if len(text) > _WINDOW + _WINDOW // 2:
-            learn(fold(text))  # every new chunk of the text read in one bulk pass, not window by window
-            seen: set[str] = set()
-            for win in _windows(text):
-                if win in seen:
-                    continue
-                seen.add(win)
-                fw = fold(win)
+            wins = list(dict.fromkeys(_windows(text)))  # (identical windows read once)
+            folded = list(map(fold, wins))
+            learn(" ".join(folded))  # every new chunk of the text read in one bulk pass, not window by window
+            for win, fw in zip(wins, folded, strict=True):
                 toks = relevant_tokens(fw, _RELEVANT)
                 if toks is None:
                     continue
