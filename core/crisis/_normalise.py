@@ -7,8 +7,9 @@ Pipeline (every step linear in the input):
    (Cyrillic/Greek) to Latin and known emoji to words. Every character that cannot be part of a word
    (letters, digits, the leet symbols ``@ $ * ! |``, apostrophes) or of punctuation that matters
    (``. ? ! ; : ,``) becomes a space; a new line becomes ``;`` (a sentence end);
-2. chunks: ``str.split()``; each chunk becomes canonical tokens (cached per chunk): sentence ends and
-   commas become ``.`` / ``,`` tokens, dots inside a word split it (``s.u.i.c.i.d.e``, ``file.txt``);
+2. chunks: ``str.split()``; each chunk becomes canonical tokens (remembered per chunk, see :class:`_Memo`):
+   sentence ends and commas become ``.`` / ``,`` tokens, dots inside a word split it (``s.u.i.c.i.d.e``,
+   ``file.txt``);
 3. each word becomes zero or more canonical tokens (cached): contractions expanded, leetspeak and ``*``
    masks resolved, repeated letters squeezed, typos and slang mapped, near misses of long keywords
    corrected, glued words (``iwanttodie``) split. Only results that are known words are accepted, so ids
@@ -20,6 +21,10 @@ Pipeline (every step linear in the input):
 The fast path (:func:`tokens`) and the evidence path (:func:`tokens_with_src`) share every step; the latter
 also returns, for each canonical token, the range of chunks it came from, so the detector can quote the
 original text.
+
+Cost: a never-seen text's chunks are learnt in bulk (:func:`_learn`: set, string and map operations in C over
+all new chunks at once; only what those cannot clear is read one chunk at a time), and a text's tokens are then
+assembled in C from the memo's token texts. Every step is linear in the text.
 """
 
 from __future__ import annotations
