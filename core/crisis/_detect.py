@@ -106,9 +106,11 @@ class _Text:
 
     @property
     def src(self) -> list[tuple[int, int]]:
+        """For each canonical token, the chunks it came from (empty if the evidence path read the text
+        differently, which it never should: the verdict then quotes the canonical tokens, it never fails)."""
         if self._src is None:
-            toks, self._src = tokens_with_src(self.folded)
-            assert toks == self.toks
+            toks, src = tokens_with_src(self.folded)
+            self._src = src if toks == self.toks else []
         return self._src
 
     def evidence(self, start: int, end: int) -> str:
@@ -116,8 +118,11 @@ class _Text:
         if self._spans is None:
             self._spans = chunk_spans(self.folded)
         spans = self._spans
-        a = self.src[start][0]
-        b = self.src[end - 1][1] - 1
+        src = self.src
+        if len(src) != len(self.toks):
+            return " ".join(self.toks[start:end])
+        a = src[start][0]
+        b = src[end - 1][1] - 1
         if not spans or a >= len(spans) or b >= len(spans):
             return " ".join(self.toks[start:end])
         fs, fe = spans[a][0], spans[b][1]

@@ -535,6 +535,12 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("suicide", "ideation", "suicide is|seems|feels|sounds ~3 good|nice|better|best|easier|(the answer)|(the solution)|(my only option)", "c"),
     ("suicide", "ideation", "suicide @ADV? tonight|tomorrow|tmrw|soon|today", "c"),
     ("suicide", "ideation", "@THINK the suicide", "n"),
+    # suicide named as the plan or the decision ("suicide is my plan", "my plan is to kill myself")
+    ("suicide", "plan", "suicide is|(will be) !not|never ~1 my|the ~1 plan|decision|choice|(way out)", "nc"),
+    ("suicide", "plan", "my|the ~1 plan|decision|choice is|(will be) !not|never ~1 suicide|(to die)|(to kill myself)|"
+     "(to end it all)|(to end my life)|(killing myself)|(ending it all)|(ending my life)|"
+     "(to unalive myself)", "nc"),
+    ("suicide", "plan", "suicide plan|plans", "nc"),
     ("overdose", "method", "(@WANTD @TO|@INTENT) @ADV? overdose|od ~1 @TIME", "n"),
     ("noose", "method", "have|has|got|bought|buy|buying|tied|tie ~2 rope|ropes !to|for", "w"),
     ("self_harm", "self_harm", "(been|started|keep|kept|back to) cutting|burning again", "n"),

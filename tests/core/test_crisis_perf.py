@@ -236,3 +236,49 @@ def test_a_long_chunk_costs_no_quadratic_work() -> None:
         t0 = time.perf_counter()
         detect_crisis(text)
         assert time.perf_counter() - t0 < 0.1, text[:20]
+
+
+def test_verdicts_hold_while_another_thread_renews_the_memo() -> None:
+    # the daemon reads long texts in worker threads; a memo started afresh (past its size bound) must never
+    # make a chunk another thread has learnt read as standing for itself
+    import sys
+    import threading
+
+    rnd = random.Random(4)
+    noise = _random_text(rnd, "".join(map(chr, range(1, 256))), 6000)
+    cases = [(noise + " i want to k*ll myself " + noise, True), (noise + " 5u1c1d3 is my plan", True),
+             ("i want to die. " + noise, True), (noise, False), ("the build is green. " * 300, False)]
+    expected = [bool(detect_crisis(t)) for t, _ in cases]
+    assert expected == [want for _, want in cases]
+    stop = threading.Event()
+    wrong: list[str] = []
+
+    def renew() -> None:
+        while not stop.is_set():
+            N._renew()
+
+    def read() -> None:
+        for _ in range(15):
+            for text, want in cases:
+                try:
+                    if bool(detect_crisis(text)) != want:
+                        wrong.append(text[-40:])
+                except Exception as exc:  # noqa: BLE001 - any failure in a thread is a wrong verdict here
+                    wrong.append(repr(exc))
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        renewer = threading.Thread(target=renew)
+        readers = [threading.Thread(target=read) for _ in range(3)]
+        renewer.start()
+        for t in readers:
+            t.start()
+        for t in readers:
+            t.join()
+        stop.set()
+        renewer.join()
+    finally:
+        sys.setswitchinterval(old)
+        clear_caches()
+    assert not wrong[:3]
