@@ -16,6 +16,7 @@ second clause.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter
 
 from core.crisis import _phrases as P
@@ -25,6 +26,7 @@ from core.crisis._normalise import (
     fold,
     learn,
     orig_offsets,
+    relevant_chunk_tokens,
     relevant_tokens,
     tokens,
     tokens_with_src,
@@ -306,9 +308,10 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
         if len(text) > _WINDOW + _WINDOW // 2:
             wins = list(dict.fromkeys(_windows(text)))  # (identical windows read once)
             folded = list(map(fold, wins))
-            learn(" ".join(folded))  # every new chunk of the text read in one bulk pass, not window by window
-            for win, fw in zip(wins, folded, strict=True):
-                toks = relevant_tokens(fw, _RELEVANT)
+            chunked = list(map(str.split, folded))
+            learn(list(chain.from_iterable(chunked)))  # every new chunk read in one bulk pass, not window by window
+            for win, fw, chunks in zip(wins, folded, chunked, strict=True):
+                toks = relevant_chunk_tokens(chunks, _RELEVANT)
                 if toks is None:
                     continue
                 t = _Text(win, fw, toks)

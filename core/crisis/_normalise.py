@@ -570,12 +570,11 @@ def _renew() -> _Memo:
     return memo
 
 
-def learn(folded: str) -> None:
-    """Compute and remember the canonical tokens of every chunk of a folded text not seen before, in bulk
+def learn(chunks: list[str]) -> None:
+    """Compute and remember the canonical tokens of every chunk not seen before (chunks of folded text), in bulk
     (reading a long text window by window then finds them all known). Chunks longer than a window are left out:
     windows cut them, and read their parts."""
-    chunks = folded.split()
-    if len(folded) > _LEARN_CHUNK_MAX and any(map(_LEARN_CHUNK_MAX.__lt__, map(len, chunks))):
+    if any(map(_LEARN_CHUNK_MAX.__lt__, map(len, chunks))):
         chunks = [c for c in chunks if len(c) <= _LEARN_CHUNK_MAX]
     _learn(chunks)
 
@@ -992,8 +991,12 @@ def relevant_tokens(folded: str, relevant: frozenset[str]) -> list[str] | None:
     """The canonical tokens of a folded text (as :func:`tokens`), or None when none of them can be in
     ``relevant`` (nor in a multi-token join, nor in a run of single letters): a cheap proof that the text
     cannot match a pattern whose required words are ``relevant``."""
+    return relevant_chunk_tokens(folded.split(), relevant)
+
+
+def relevant_chunk_tokens(chunks: list[str], relevant: frozenset[str]) -> list[str] | None:
+    """:func:`relevant_tokens` of a folded text already split into chunks."""
     cache = _rel_cache(relevant)
-    chunks = folded.split()
     if not chunks:
         return None
     # runs of single letters become words only when joined: the relevance test looks at the joined tokens (the
