@@ -184,7 +184,7 @@ def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str
         p, ctx_cwd = host, None
     n = normalize(p, ctx_cwd)
     if n.startswith(".."):
-        return OTHER if workspace or ctx_cwd else WORKSPACE
+        return _classify_above(n, user) or (OTHER if workspace or ctx_cwd else WORKSPACE)
     star = False
     if n.endswith("/*") or n == "*":
         star = True
@@ -243,6 +243,29 @@ def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str
             return WORKSPACE
         return SYSTEM  # another user's home
     return WORKSPACE
+
+
+def _classify_above(n: str, user: str | None) -> str | None:
+    """The class a path that climbs above the working directory (``../../home/u/.env``) has wherever that
+    directory is, or None. Where it lands is unknown, so fail closed on what its name alone says: a ``.env``
+    file, a sensitive file under a home (``.ssh/id_rsa``, ``home/u/.bashrc``), or, two levels up or more, a
+    file inside a system directory (``../../etc/passwd``)."""
+    ups = 0
+    tail = n
+    while tail == ".." or tail.startswith("../"):
+        ups += 1
+        tail = tail[3:]
+    if not tail:
+        return None
+    if _is_env_file(tail.rsplit("/", 1)[-1]):
+        return ENV
+    if is_sensitive("/" + tail) or is_sensitive("~/" + tail):
+        return SENSITIVE
+    if ups >= 2 and "/" in tail:
+        top = "/" + tail
+        if any(top.startswith(d + "/") for d in T.SYSTEM_DIRS):
+            return SYSTEM
+    return None
 
 
 def _has_glob(s: str) -> bool:
