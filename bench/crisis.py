@@ -3,8 +3,9 @@
 Usage: ``python bench/crisis.py [path/to/crisis.jsonl] [--quiet]``
 
 Prints recall on ``crisis`` rows, the false-alarm rate on ``not_crisis`` rows, the alert rate on
-``ambiguous`` rows (reported separately: an alert there is acceptable), every miss and false alarm, then
-messages per second on ~200-character messages and the time for 32 KiB hostile inputs.
+``ambiguous`` rows (reported separately: an alert there is acceptable), every miss and false alarm, recall and
+false alarms on fresh red-team messages (``tests/data/crisis_fresh.jsonl``), then messages per second on
+~200-character messages and the time for 32 KiB hostile inputs.
 """
 
 from __future__ import annotations
@@ -115,12 +116,31 @@ def hostile() -> None:
     print(f"worst hostile    {worst[0]} {worst[1]:.2f} ms" + ("   !!! FAIL: over 10 ms" if worst[1] > 10 else ""))
 
 
+#: Messages written after the tables by two red-team rounds (round 1 was used to extend them, round 2 half so).
+FRESH = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis_fresh.jsonl"
+
+
+def fresh() -> None:
+    """Recall and false alarms on the fresh red-team messages, per round: how the tables generalise."""
+    if not FRESH.exists():
+        return
+    rows = load(FRESH)
+    for rnd in sorted({r["round"] for r in rows}):
+        crisis = [r["text"] for r in rows if r["round"] == rnd and r["label"] == "crisis"]
+        benign = [r["text"] for r in rows if r["round"] == rnd and r["label"] == "not_crisis"]
+        hits = sum(1 for t in crisis if detect_crisis(t))
+        alarms = sum(1 for t in benign if detect_crisis(t))
+        print(f"fresh round {rnd}    recall {hits / len(crisis):.3f} ({hits}/{len(crisis)})   false alarms "
+              f"{alarms}/{len(benign)}")
+
+
 def main(argv: list[str]) -> None:
     """Run the benchmark."""
     quiet = "--quiet" in argv
     args = [a for a in argv if not a.startswith("--")]
     rows = load(Path(args[0]) if args else DEFAULT_DATA)
     accuracy(rows, quiet)
+    fresh()
     throughput(rows)
     hostile()
 

@@ -445,3 +445,21 @@ def test_indirect_phrasings_alert(text: str) -> None:
 @pytest.mark.parametrize("text", INDIRECT_TRAPS)
 def test_work_text_near_indirect_phrasings_does_not_alert(text: str) -> None:
     assert detect_crisis(text) is None, f"{text!r} -> {detect_crisis(text)}"
+
+
+# ------------------------------------------------------------------ fresh messages nobody tuned the tables on
+#: Two red-team rounds of messages written after the tables (tests/data/crisis_fresh.jsonl): round 1 was
+#: used to extend the tables, round 2 half so. These floors only stop the detector from getting worse; the
+#: numbers are the honest measure of how it generalises (see bench/crisis.py).
+FRESH = [json.loads(line) for line in
+         (Path(__file__).resolve().parents[1] / "data" / "crisis_fresh.jsonl").read_text().splitlines() if line]
+
+
+@pytest.mark.parametrize(("round_", "min_recall", "max_false_alarms"), [(1, 0.92, 5), (2, 0.66, 3)])
+def test_fresh_messages_do_not_get_worse(round_: int, min_recall: float, max_false_alarms: int) -> None:
+    crisis = [r["text"] for r in FRESH if r["round"] == round_ and r["label"] == "crisis"]
+    benign = [r["text"] for r in FRESH if r["round"] == round_ and r["label"] == "not_crisis"]
+    recall = sum(1 for t in crisis if detect_crisis(t)) / len(crisis)
+    alarms = [t for t in benign if detect_crisis(t)]
+    assert recall >= min_recall, recall
+    assert len(alarms) <= max_false_alarms, alarms
