@@ -1296,6 +1296,62 @@ def h_sgdisk(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def _parted_command(word: str):
+    """The parted command a word names (exactly, or as a prefix of 3+ letters of one command), else None."""
+    w = word.lower()
+    if w in T.PARTED_COMMANDS:
+        return w
+    if len(w) < 3:
+        return None
+    hits = [c for c in T.PARTED_COMMANDS if c.startswith(w)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def h_parted(r, prog, args, metas, ctx, acc, stdin):
+    """parted [OPTIONS] [DEVICE [COMMAND [ARGS]…]]: options (``-s``, ``-a optimal``) never hide the commands;
+    the highest command named decides."""
+    pos: list = []
+    listing = False
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        if a == "--":
+            pos.extend(args[i + 1:])
+            break
+        if a in T.PARTED_OPTS_WITH_ARG:
+            i += 2
+            continue
+        if a in T.PARTED_LIST_OPTS:
+            listing = True
+        elif not (a.startswith("-") and len(a) > 1 and not a[1].isdigit()):
+            pos.append(a)
+        i += 1
+    best, word = None, ""
+    for k, a in enumerate(pos):
+        cmd = _parted_command(a)
+        if cmd is None or (k == 0 and a.startswith("/")):
+            continue
+        t = T.PARTED_COMMANDS[cmd]
+        if best is None or t > best:
+            best, word = t, cmd
+    dev = pos[0] if pos and _parted_command(pos[0]) is None else None
+    if best is not None and best >= H and dev and not dev.startswith("/dev/") \
+            and r.pclass(dev, ctx) in (P.WORKSPACE, P.OTHER):
+        acc.add(L, "shell.partition.file", f"parted {word} on a regular file ({_show(dev)})")
+    elif best is None:
+        if listing:
+            acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
+        else:
+            acc.add(H, "shell.partition", f"{prog}: partition table change")
+    elif best >= C:
+        acc.add(C, "shell.partition.erase", f"parted {word} erases partitions")
+    elif best >= H:
+        acc.add(H, "shell.partition", f"parted {word}: partition table change")
+    else:
+        acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
+    return OTHER
+
+
 def h_partition(r, prog, args, metas, ctx, acc, stdin):
     if any(a in ("-l", "--list", "-s", "print", "--print") for a in args) or (prog == "parted" and "print" in args):
         acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
@@ -3122,6 +3178,7 @@ def _build_handlers() -> dict:
     for p in T.PARTITIONERS:
         if p != "sgdisk":
             h[p] = h_partition
+    h["parted"] = h_parted
     h["blkdiscard"] = h_blkdiscard
     h["shred"] = h_shred
     for p in T.POWER_PROGRAMS:
