@@ -38,3 +38,22 @@ def test_sql(sql: str, expected: Tier) -> None:
 ])
 def test_sql_in_shell(command: str, expected: Tier) -> None:
     assert classify("terminal", command).tier is expected, classify("terminal", command)
+
+
+@pytest.mark.parametrize(("action", "command", "expected"), [
+    # a backslash before a quote ends the literal in PostgreSQL and standard SQL (MySQL reads it as an escape):
+    # both readings count, the higher one wins
+    ("terminal", "psql -c \"SELECT 'a\\'; DROP TABLE t; --'\"", H),
+    ("postgres_query", "SELECT 'a\\'; DROP TABLE t; --'", H),
+    ("mcp__postgres__query", "SELECT 'a\\'; DROP TABLE t; --'", H),
+    ("exec_sql", "SELECT 'a\\'; DROP TABLE t; --'", H),
+    ("exec_sql", "SELECT 'C:\\'; DELETE FROM users; --'", H),
+    ("exec_sql", "SELECT 'x\\' ; TRUNCATE logs ; SELECT '", H),
+    ("exec_sql", "SELECT 'don\\'t; ok'", M),  # ambiguous split, the second piece is not SQL
+    ("terminal", "mysql -e \"SELECT 'don\\'t'\"", S),
+    ("terminal", "psql -c \"SELECT 'it''s'\"", S),
+    ("exec_sql", "SELECT 'it''s; DROP TABLE t'", S),
+    ("exec_sql", "SELECT 'a\\\\'", S),
+])
+def test_backslash_quote_read_both_ways(action: str, command: str, expected: Tier) -> None:
+    assert classify(action, command).tier is expected, classify(action, command)
