@@ -589,6 +589,12 @@ CASES = [
     ('terminal', 'parted -l', S),
     ('terminal', 'parted /dev/sda print', S),
     ('terminal', 'parted -s -m /dev/sda unit MB print', S),
+    # process substitution inside a word (`--file=<(cmd)`) and as a redirect target (`< <(cmd)`), as bash reads them
+    ('terminal', 'diff --from-file=<(rm -rf /etc) x', C),
+    ('terminal', 'cat < <(reboot)', C),
+    ('terminal', "bash < <(echo 'rm -rf /')", C),
+    ('terminal', 'echo a>(true)', S),
+    ('terminal', 'wc -l < <(ls)', S),
 ]
 
 
