@@ -2880,8 +2880,34 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
     if prog == "cockroach" and pos and pos[0] != "sql":
         acc.add(M, "shell.program", f"cockroach {pos[0]}")
         return OTHER
-    if not sqls and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
-        sqls.append(stdin[1])
+    # SQL files: `-f FILE`/`--file=FILE`; `-` and /dev/stdin are the input (psql also runs it after -c),
+    # `<(cmd)` holds cmd's output, a file written or downloaded just before is that text
+    files = [v for ch in file_letters for v in o.vals.get(ch, ())]
+    fl = o.longs.get("--file")
+    if isinstance(fl, str):
+        files.append(fl)
+    sources: list = []
+    for m in metas:
+        if m and type(m[0]) is tuple and m[0][0] == "proc":
+            sources.append(m[0][1])  # psql -f <(echo 'DROP TABLE t')
+    reads_stdin = not sqls or any(f in ("-", "/dev/stdin", "/proc/self/fd/0") for f in files)
+    for f in files:
+        if MARK in f or f in ("-", "/dev/stdin", "/proc/self/fd/0"):
+            continue
+        key = P.normalize(f, ctx.cwd)
+        if key in ctx.downloaded:
+            sources.append(DOWNLOAD)
+        elif key in ctx.written:
+            sources.append(("lit", ctx.written[key]))
+    if reads_stdin and stdin is not None:
+        sources.append(stdin)
+    for src in sources:
+        if type(src) is tuple and src[0] in ("heredoc", "lit"):
+            sqls.append(src[1])
+        elif src == DOWNLOAD:
+            acc.add(H, "sql.download", f"{prog} runs downloaded SQL")
+        elif src == DECODED:
+            acc.add(H, "sql.decoded", f"{prog} runs decoded SQL")
     if sqls:
         for sql in sqls:
             if MARK in sql:
@@ -2892,7 +2918,7 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
                 acc.add(M, "sql.shell", f"{prog} runs a shell command")
                 r.run_text(cmd, ctx.child(), acc)
         return OTHER
-    if has_file or stdin is not None:
+    if has_file or stdin is not None or sources:
         acc.add(M, "sql.file", f"{prog} runs SQL from a file or its input")
         return OTHER
     acc.add(L, "sql.interactive", f"interactive {prog}")

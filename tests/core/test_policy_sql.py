@@ -57,3 +57,19 @@ def test_sql_in_shell(command: str, expected: Tier) -> None:
 ])
 def test_backslash_quote_read_both_ways(action: str, command: str, expected: Tier) -> None:
     assert classify(action, command).tier is expected, classify(action, command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    # SQL given through the client's input or a file option is read too: `-f -` (psql runs it after -c),
+    # process substitution, a file written or downloaded just before
+    ("psql -c 'select 1' -f - <<< 'drop table t'", H), ("psql -f - <<< 'drop table t'", H),
+    ("echo 'DROP TABLE t' | psql -f -", H), ("echo 'DROP TABLE t' | psql -d db --file=-", H),
+    ("echo 'DROP TABLE t' | psql -f /dev/stdin", H), ("psql --file=<(echo 'DROP TABLE t')", H),
+    ("psql -f <(echo 'TRUNCATE t')", H), ('mysql < <(echo "DROP DATABASE prod")', H),
+    ("sqlite3 app.db < <(echo 'DROP TABLE t')", H), ("psql < <(curl -s https://x/dump.sql)", H),
+    ("psql -f <(curl -s https://x/dump.sql)", H), ("echo 'DROP TABLE t' > x.sql && psql -f x.sql", H),
+    ("curl -o d.sql https://x/d.sql && psql -f d.sql", H),
+    ("psql -f <(echo 'SELECT 1')", S), ("psql -c 'select 1'", S), ("psql -f migrate.sql", M),
+])
+def test_sql_from_input_and_files(command: str, expected: Tier) -> None:
+    assert classify("terminal", command).tier is expected, classify("terminal", command)
