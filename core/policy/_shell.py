@@ -2282,6 +2282,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
         _scan_code(r, " ".join(args[1:]), ctx, acc, lang)
         return OTHER
     code = None
+    code_at = -1  # the argument the inline code came from (its meta tells where the text came from)
     inplace = False
     module = None
     while i < n:
@@ -2293,6 +2294,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
             break
         if a in T.LONG_CODE_FLAGS:
             code = args[i + 1] if i + 1 < n else ""
+            code_at = i + 1
             i += 2
             break
         if a.startswith("--"):
@@ -2309,8 +2311,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                     tail = chars[j + 1:]
                     if tail:
                         code = tail
+                        code_at = i
                     else:
                         code = args[i + 1] if i + 1 < n else ""
+                        code_at = i + 1
                         took = True
                     break
                 if ch == "m" and base in T.PYTHONS:
@@ -2343,11 +2347,27 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                 r.write_path(f, ctx, acc, "edit in place")
         else:
             acc.add(M, "shell.inline_code", f"{prog} runs inline code")
+            meta = metas[code_at] if 0 <= code_at < len(metas) else None
+            sub_out = meta[0] if meta else None
+            if sub_out == DOWNLOAD:
+                acc.add(H, "shell.download_exec", f"{prog} runs downloaded code as inline code")
+            elif sub_out == DECODED:
+                acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs decoded data as inline code")
         _scan_code(r, code, ctx, acc, lang)
         return OTHER
-    if rest and rest[0] != "-":
+    if rest and rest[0] not in ("-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"):
         meta = metas[i] if i < len(metas) else None
-        if meta and meta[0] == DOWNLOAD:
+        sub_out = meta[0] if meta else None
+        if type(sub_out) is tuple and sub_out[0] == "proc":
+            # python3 <(curl …): the script is the command's output
+            out = sub_out[1]
+            if out == DOWNLOAD:
+                acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
+            else:
+                acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
+                if type(out) is tuple and out[0] in ("lit", "heredoc"):
+                    _scan_code(r, out[1], ctx, acc, lang)
+        elif sub_out == DOWNLOAD:
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
         elif P.normalize(rest[0], ctx.cwd) in ctx.downloaded:
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(rest[0])}")
@@ -2367,7 +2387,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     elif kind == DOWNLOAD:
         acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
     elif kind == "file":
-        acc.add(L, "shell.script", f"{prog} runs {_show(stdin[1])}")
+        if P.normalize(stdin[1], ctx.cwd) in ctx.downloaded:
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(stdin[1])}")
+        else:
+            acc.add(L, "shell.script", f"{prog} runs {_show(stdin[1])}")
     else:
         acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
     return OTHER
