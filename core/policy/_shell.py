@@ -489,12 +489,8 @@ class ShellReader:
             if not argv:
                 return None
             out = self.run_argv(argv, metas, ctx, acc, stdin)
-            if type(out) is tuple and node.redirs and len(ctx.written) < 64:
-                for rd in node.redirs:
-                    if rd.op in (">", ">>") and rd.fd in (None, "1") and rd.target is not None and rd.target.lit:
-                        key = P.normalize(rd.target.lit, ctx.cwd)
-                        prev = ctx.written.get(key, "") if rd.op == ">>" else ""
-                        ctx.written[key] = (prev + out[1])[:MAX_VALUE * 4]
+            if node.redirs and (type(out) is tuple or out == DOWNLOAD):
+                self._note_output_file(node.redirs, out, ctx)
             return out
         out = None
         for k in range(len(ctx.env[multi])):
@@ -502,6 +498,19 @@ class ShellReader:
             if argv:
                 out = self.run_argv(argv, metas, ctx, acc, stdin)
         return out
+
+    def _note_output_file(self, redirs: list, out, ctx: Ctx) -> None:
+        """A command's output sent to a file (``> f``): literal text is remembered (``echo … > f; sh f``), a
+        download marks the file as downloaded code (``curl URL > a.py && python3 a.py``)."""
+        for rd in redirs:
+            if rd.op in (">", ">>", ">|") and rd.fd in (None, "1") and rd.target is not None and rd.target.lit:
+                key = P.normalize(rd.target.lit, ctx.cwd)
+                if out == DOWNLOAD:
+                    if len(ctx.downloaded) < 64:
+                        ctx.downloaded.add(key)
+                elif len(ctx.written) < 64:
+                    prev = ctx.written.get(key, "") if rd.op == ">>" else ""
+                    ctx.written[key] = (prev + out[1])[:MAX_VALUE * 4]
 
     def _redirects(self, redirs: list, ctx: Ctx, acc: Acc, stdin):
         for r in redirs:
@@ -2590,6 +2599,8 @@ def h_touch(r, prog, args, metas, ctx, acc, stdin):
     verb = {"touch": "touch", "mkdir": "create directory", "truncate": "truncate", "tee": "write"}.get(prog, "write")
     for p in o.pos:
         r.write_path(p, ctx, acc, verb)
+        if prog == "tee" and stdin == DOWNLOAD and MARK not in p and len(ctx.downloaded) < 64:
+            ctx.downloaded.add(P.normalize(p, ctx.cwd))  # curl URL | tee x.sh: x.sh holds downloaded code
     if not o.pos:
         acc.add(S if prog == "tee" else L, f"shell.{prog}", prog)
     if prog == "tee":
