@@ -2065,6 +2065,21 @@ def h_ssh(r, prog, args, metas, ctx, acc, stdin):
     host = o.pos[0]
     acc.add(M, "shell.ssh", f"ssh to {host.replace(MARK, '$…')}")
     cmd = o.pos[1:]
+    # as OpenSSH does, options may follow the host (`ssh host -l root cmd`) and `--` ends them
+    # (`ssh host -- rm -rf /`); unless `--` came before the host
+    terminated = "--" in args[:len(args) - len(o.pos)]
+    rounds = 0
+    while cmd and not terminated and cmd[0].startswith("-") and rounds < 8:
+        rounds += 1
+        if cmd[0] == "--":
+            cmd = cmd[1:]
+            break
+        o2 = getopts(cmd, T.SSH_OPTS_WITH_ARG, stop_at_pos=True)
+        _ssh_option_commands(r, prog, o2.vals.get("o", ()), ctx, acc)
+        consumed = cmd[:len(cmd) - len(o2.pos)]
+        cmd = o2.pos
+        if "--" in consumed:
+            break
     if cmd:
         c = ctx.child()
         c.cwd = None

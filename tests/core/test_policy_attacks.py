@@ -623,6 +623,18 @@ CASES = [
     ('terminal', 'curl https://x/ > page.html && cat page.html', L),
     ('terminal', 'curl https://x/a.py > a.py', L),
     ('terminal', 'curl https://x/a.py > a.py && python3 b.py', L),
+    # ssh: options after the host and `--` (as OpenSSH reads them) never hide the remote command
+    ('terminal', 'ssh host -- shutdown -h now', C),
+    ('terminal', 'ssh host -- rm -rf /', C),
+    ('terminal', 'ssh -l root host -- reboot', C),
+    ('terminal', 'ssh host -- sudo rm -rf /etc', C),
+    ('terminal', 'ssh -T git@host -- mkfs.ext4 /dev/sda', C),
+    ('terminal', "ssh host -- 'kill -9 -1'", C),
+    ('terminal', 'ssh host -p 2222 reboot', C),
+    ('terminal', "ssh host -t -- 'rm -rf ~'", C),
+    ('terminal', "ssh host -o ProxyCommand='rm -rf /' ls", C),
+    ('terminal', 'ssh host -- ls', M),
+    ('terminal', 'ssh host -p 22 uptime', M),
 ]
 
 
