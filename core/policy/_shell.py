@@ -6,6 +6,7 @@ the program tables of :mod:`core.policy._tables`.
 from __future__ import annotations
 
 import re
+import shlex
 from itertools import repeat
 
 from core.policy import _paths as P
@@ -810,8 +811,29 @@ class ShellReader:
                     ctx.cwd = P.normalize(argv[i + 1], ctx.cwd)
                 i += 2
                 continue
-            if a in ("-S", "--split-string") and i + 1 < n:
-                return argv[i + 1].split() + argv[i + 2:], [None] * len(argv[i + 1].split()) + metas[i + 2:]
+            if a.startswith("--chdir="):
+                ctx.cwd = P.normalize(a[8:], ctx.cwd)
+                i += 1
+                continue
+            # -S STRING in every spelling (-S 'x', -S'x', -iS 'x', --split-string='x', --split-string 'x'):
+            # the string is split into the command and its first arguments
+            split = None
+            if a == "--split-string" and i + 1 < n:
+                split, i = argv[i + 1], i + 2
+            elif a.startswith("--split-string="):
+                split, i = a[15:], i + 1
+            elif a.startswith("-") and not a.startswith("--") and "S" in a:
+                rest = a[a.index("S") + 1:]
+                if rest:
+                    split, i = rest, i + 1
+                elif i + 1 < n:
+                    split, i = argv[i + 1], i + 2
+            if split is not None:
+                try:
+                    words = shlex.split(split)
+                except ValueError:
+                    words = split.split()
+                return words + argv[i:], [None] * len(words) + metas[i:]
             if a.startswith("-"):
                 i += 1
                 continue

@@ -635,6 +635,15 @@ CASES = [
     ('terminal', "ssh host -o ProxyCommand='rm -rf /' ls", C),
     ('terminal', 'ssh host -- ls', M),
     ('terminal', 'ssh host -p 22 uptime', M),
+    # env -S in every spelling
+    ('terminal', "env --split-string='rm -rf /'", C),
+    ('terminal', "env --split-string 'rm -rf /'", C),
+    ('terminal', "env -S'rm -rf /'", C),
+    ('terminal', "env -iS 'rm -rf /etc'", C),
+    ('terminal', 'env -S "sh -c \'rm -rf /\'"', C),
+    ('terminal', 'env --chdir=/ rm -rf *', C),
+    ('terminal', "env --split-string='ls -la'", S),
+    ('terminal', 'env -u X ls', S),
 ]
 
 
