@@ -2701,12 +2701,14 @@ _ESC_CHARS = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "e": "\x1b
 def _esc(m) -> str:
     g = m.group(1)
     c = g[0]
-    if c == "x" and len(g) > 1:
-        return chr(int(g[1:], 16))
-    if c == "u" and len(g) > 1:
-        return chr(int(g[1:], 16))
+    if c in "xu" and len(g) > 1:
+        ch = chr(int(g[1:], 16))
+        return "\n" if ch == "\x00" else ch
     if c in "01234567":
-        return chr(int(g, 8) & 0xFF)
+        ch = chr(int(g, 8) & 0xFF)
+        # a NUL byte ends a record for its readers (xargs -0, read -d '', sort -z): read as a new line, never as
+        # the mark of a value unknown until run time
+        return "\n" if ch == "\x00" else ch
     return _ESC_CHARS.get(g, "\\" + g)
 
 
@@ -3150,6 +3152,7 @@ def h_su(r, prog, args, metas, ctx, acc, stdin):
 def h_xargs(r, prog, args, metas, ctx, acc, stdin):
     i, n = 0, len(args)
     repl = None
+    records = False  # -0 / -d: one item per record (a NUL from printf reads as a new line), not per word
     while i < n:
         a = args[i]
         if a == "--":
@@ -3161,8 +3164,14 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
                  "--max-procs", "--max-lines", "--eof", "--max-chars", "--replace"):
             if a in ("-I", "--replace"):
                 repl = args[i + 1] if i + 1 < n else "{}"
+            if a in ("-d", "--delimiter"):
+                records = _unescape(args[i + 1]) if i + 1 < n else True
             i += 2
             continue
+        if a.startswith("--delimiter=") or (a.startswith("-d") and not a.startswith("--")):
+            records = _unescape(a.split("=", 1)[1] if a.startswith("--") else a[2:])
+        elif a == "--null" or (not a.startswith("--") and "0" in a):
+            records = True
         if a.startswith("-I") and len(a) > 2:
             repl = a[2:]
         elif a.startswith("-i"):
@@ -3172,7 +3181,10 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
         i += 1
     cmd = args[i:] or ["echo"]
     if type(stdin) is tuple and stdin[0] in ("lit", "heredoc"):
-        items = stdin[1].split("\n") if repl else stdin[1].split()
+        if type(records) is str and len(records) == 1:
+            items = stdin[1].split(records)  # -d ,
+        else:
+            items = stdin[1].split("\n") if repl or records else stdin[1].split()
         items = [x for x in items if x.strip()][:MAX_COMBOS] or [""]
     else:
         items = [MARK]

@@ -644,6 +644,16 @@ CASES = [
     ('terminal', 'env --chdir=/ rm -rf *', C),
     ('terminal', "env --split-string='ls -la'", S),
     ('terminal', 'env -u X ls', S),
+    # xargs -0 / -d with literal input: a NUL from printf ends a record, it is not an unknown value
+    ('terminal', "printf '/etc\\0' | xargs -0 rm -rf", C),
+    ('terminal', "printf '/etc\\0' | xargs rm -rf", C),
+    ('terminal', "printf '/etc\\x00/tmp/x\\x00' | xargs --null rm -rf", C),
+    ('terminal', "echo -e '/usr\\0' | xargs -0 rm -rf", C),
+    ('terminal', "printf '/etc,' | xargs -d , rm -rf", C),
+    ('terminal', "printf 'build\\0' | xargs -0 rm -rf", H),
+    ('terminal', 'printf \'%s\\0\' "$X" | xargs -0 rm -rf', H),
+    ('terminal', 'find . -print0 | xargs -0 rm', H),
+    ('terminal', "printf 'a b\\0' | xargs -0 -I{} echo {}", S),
 ]
 
 
