@@ -3121,6 +3121,36 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_remote_delete(r, prog, args, metas, ctx, acc, stdin):
+    """Deletes of storage tools (table :data:`REMOTE_DELETES`): ``s3cmd del --recursive``, ``mc rm -r``,
+    ``hdfs dfs -rm -r``, ``rclone purge`` are recursive deletes (HIGH)."""
+    subs = T.REMOTE_DELETES.get(prog, {})
+    for j, a in enumerate(args):
+        if a.startswith("-"):
+            continue
+        for key, always in subs.items():
+            words = key.split()
+            if args[j:j + len(words)] != words:
+                continue
+            rest = args[j + len(words):]
+            recursive = always or any(x in ("--recursive", "-recursive") or (
+                # a short flag cluster (-r, -rf, -Rf), not a one-dash word (hdfs -skipTrash)
+                x.startswith("-") and not x.startswith("--") and len(x) <= 4 and ("r" in x or "R" in x)) for x in rest)
+            if words[-1] in ("rb", "delete-bucket") and any(x in ("--force", "-f") for x in rest):
+                recursive = True  # a bucket removed with everything in it
+            tgt = next((x for x in rest if not x.startswith("-")), "")
+            what = f"{prog} {key}"
+            if recursive:
+                acc.add(H, "shell.remote_rm.recursive",
+                        f"{what}: recursive delete of {_show(tgt) or 'a remote path'} (remote storage)")
+            else:
+                acc.add(M, "shell.remote_rm", f"{what}: delete of {_show(tgt) or 'a remote path'} (remote storage)")
+            return OTHER
+        break
+    acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+    return OTHER
+
+
 def h_at(r, prog, args, metas, ctx, acc, stdin):
     if any(a in ("-l", "-r", "-d", "-c") for a in args) or prog == "atq":
         acc.add(S if "-l" in args or prog == "atq" else L, "shell.at", prog)
@@ -3357,6 +3387,8 @@ def _build_handlers() -> dict:
             h[p] = h_deploy
     for p in ("aws", "gcloud", "az", "doctl", "hcloud", "linode-cli", "scw", "oci", "ibmcloud", "gsutil"):
         h[p] = h_cloud
+    for p in T.REMOTE_DELETES:
+        h.setdefault(p, h_remote_delete)
     for p in ("at", "batch", "atq"):
         h[p] = h_at
     h["watch"] = h_watch

@@ -171,6 +171,17 @@ PARTED_COMMANDS = {
     "move": H, "name": H, "set": H, "toggle": H, "disk_set": H, "disk_toggle": H, "type": H, "cp": H,
     "mkfs": C, "print": S, "help": S, "version": S, "align-check": S, "unit": S, "select": S, "quit": S,
 }
+#: storage tools' delete subcommands (words after the program; True: always a recursive delete, else only with
+#: -r/-R/--recursive, or --force for a bucket removal): recursive is HIGH, a single delete MEDIUM
+REMOTE_DELETES: dict = {
+    "s3cmd": {"del": False, "rm": False, "delete": False, "rb": False},
+    "mc": {"rm": False, "rb": False},
+    "hdfs": {"dfs -rm": False, "dfs -rmr": True, "dfs -rmdir": False},
+    "hadoop": {"fs -rm": False, "fs -rmr": True, "dfs -rm": False, "dfs -rmr": True},
+    "rclone": {"purge": True, "delete": True, "rmdirs": True, "deletefile": False, "rmdir": False},
+    "azcopy": {"remove": False, "rm": False},
+    "b2": {"rm": False, "delete-bucket": False},
+}
 USER_ADMIN = frozenset(("useradd", "userdel", "usermod", "groupadd", "groupdel", "groupmod", "passwd", "chpasswd",
                         "adduser", "deluser", "addgroup", "delgroup", "visudo", "vipw", "chage", "gpasswd",
                         "dscl", "sysadminctl"))

@@ -654,6 +654,22 @@ CASES = [
     ('terminal', 'printf \'%s\\0\' "$X" | xargs -0 rm -rf', H),
     ('terminal', 'find . -print0 | xargs -0 rm', H),
     ('terminal', "printf 'a b\\0' | xargs -0 -I{} echo {}", S),
+    # recursive deletes by storage tools (table REMOTE_DELETES): HIGH; a single delete MEDIUM
+    ('terminal', 's3cmd del --recursive s3://b', H),
+    ('terminal', 's3cmd rb --recursive s3://b', H),
+    ('terminal', 's3cmd del -r s3://b/x', H),
+    ('terminal', 'mc rm --recursive --force play/bucket', H),
+    ('terminal', 'mc rb --force play/bucket', H),
+    ('terminal', 'hdfs dfs -rm -r /', H),
+    ('terminal', 'hdfs dfs -rmr /data', H),
+    ('terminal', 'hadoop fs -rm -R -skipTrash /data', H),
+    ('terminal', 'rclone purge remote:path', H),
+    ('terminal', 'rclone delete remote:path', H),
+    ('terminal', 's3cmd del s3://b/x', M),
+    ('terminal', 'hdfs dfs -rm -skipTrash /data/x', M),
+    ('terminal', 's3cmd ls s3://b', L),
+    ('terminal', 'hdfs dfs -ls /', L),
+    ('terminal', 'rclone copy a remote:b', L),
 ]
 
 
