@@ -670,6 +670,14 @@ CASES = [
     ('terminal', 's3cmd ls s3://b', L),
     ('terminal', 'hdfs dfs -ls /', L),
     ('terminal', 'rclone copy a remote:b', L),
+    # python -m PROGRAM runs as that program when the tables know it
+    ('terminal', 'python -m twine upload dist/*', H),
+    ('terminal', 'python -m twine upload --repository pypi dist/*', H),
+    ('terminal', 'python3 -mtwine upload dist/*', H),
+    ('terminal', "python -m sqlite3 app.db 'DROP TABLE t'", H),
+    ('terminal', 'python3 -m twine check dist/*', L),
+    ('terminal', 'python -m http.server', L),
+    ('terminal', 'python -m pytest -q', L),
 ]
 
 
