@@ -374,6 +374,12 @@ def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
         obj = toks[1] if len(toks) > 1 else ""
         what = f"{verb.upper()} {obj.upper()}".strip() if obj.isalpha() else verb.upper()
         return H, f"sql.{verb}", f"SQL {what}", True
+    if verb in ("exec", "execute", "call"):
+        # the procedure called: an effect function by name (EXEC xp_cmdshell 'dir', EXEC master..xp_cmdshell)
+        for t in toks[1:6]:
+            tier = EFFECT_FUNCTIONS.get(t)
+            if tier is not None and tier > M:
+                return tier, f"sql.function.{t}", f"SQL {verb.upper()} {t} (has effects)", True
     if verb in MEDIUM_VERBS:
         return M, f"sql.{verb}", f"SQL {verb.upper()} (writes data)", True
     if verb in LOW_VERBS:

@@ -73,3 +73,13 @@ def test_backslash_quote_read_both_ways(action: str, command: str, expected: Tie
 ])
 def test_sql_from_input_and_files(command: str, expected: Tier) -> None:
     assert classify("terminal", command).tier is expected, classify("terminal", command)
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # EXEC/EXECUTE of an effect function by name counts as calling it (xp_cmdshell runs a shell command: HIGH)
+    ("EXEC xp_cmdshell 'dir'", H), ("EXECUTE xp_cmdshell 'dir'", H), ("exec master..xp_cmdshell 'dir'", H),
+    ("EXEC master.dbo.xp_cmdshell 'whoami'", H), ("EXEC @r = xp_cmdshell 'dir'", H),
+    ("EXEC sp_who", M), ("EXEC my_proc 'xp_cmdshell'", M),
+])
+def test_exec_of_effect_functions(sql: str, expected: Tier) -> None:
+    assert classify_sql(sql)[0] is expected, classify_sql(sql)
