@@ -403,7 +403,8 @@ class Parser:
                 self._redirect(None, redirs)
                 continue
             pm = _PLAIN_WORD.match(s, i)
-            if pm is not None and words and not (pm.end() < n and s[pm.end()] in "<>" and pm.group().isdigit()):
+            if pm is not None and words and not (pm.end() < n and s[pm.end()] in "<>" and (
+                    pm.group().isdigit() or s.startswith("(", pm.end() + 1))):
                 words.append(Word([(LIT, pm.group())], False))
                 self.i = pm.end()
                 continue
@@ -619,7 +620,8 @@ class Parser:
         m = _SPACES.match(s, self.i)
         if m:
             self.i = m.end()
-        if self.i >= n or s[self.i] in "\n;&|)<>(":
+        if self.i >= n or (s[self.i] in "\n;&|)<>(" and not (
+                s[self.i] in "<>" and self.i + 1 < n and s[self.i + 1] == "(")):  # `< <(cmd)`: a file name
             self.damaged = True
             redirs.append(Redirect(op, fd, Word([], False)))
             return
@@ -689,7 +691,11 @@ class Parser:
                     buf.append(c)
                     i += 1
                     continue
-                if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(" and not buf and not parts:
+                if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(":
+                    # process substitution, also inside a word as bash reads it (``--file=<(cmd)``)
+                    if buf:
+                        parts.append((LIT, "".join(buf)))
+                        buf = []
                     self.i = i + 2
                     sub = self._subscript()
                     parts.append((SUB, sub, False, "proc"))  # process substitution: a file name

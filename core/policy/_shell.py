@@ -6,6 +6,7 @@ the program tables of :mod:`core.policy._tables`.
 from __future__ import annotations
 
 import re
+import shlex
 from itertools import repeat
 
 from core.policy import _paths as P
@@ -489,12 +490,8 @@ class ShellReader:
             if not argv:
                 return None
             out = self.run_argv(argv, metas, ctx, acc, stdin)
-            if type(out) is tuple and node.redirs and len(ctx.written) < 64:
-                for rd in node.redirs:
-                    if rd.op in (">", ">>") and rd.fd in (None, "1") and rd.target is not None and rd.target.lit:
-                        key = P.normalize(rd.target.lit, ctx.cwd)
-                        prev = ctx.written.get(key, "") if rd.op == ">>" else ""
-                        ctx.written[key] = (prev + out[1])[:MAX_VALUE * 4]
+            if node.redirs and (type(out) is tuple or out == DOWNLOAD):
+                self._note_output_file(node.redirs, out, ctx)
             return out
         out = None
         for k in range(len(ctx.env[multi])):
@@ -502,6 +499,19 @@ class ShellReader:
             if argv:
                 out = self.run_argv(argv, metas, ctx, acc, stdin)
         return out
+
+    def _note_output_file(self, redirs: list, out, ctx: Ctx) -> None:
+        """A command's output sent to a file (``> f``): literal text is remembered (``echo … > f; sh f``), a
+        download marks the file as downloaded code (``curl URL > a.py && python3 a.py``)."""
+        for rd in redirs:
+            if rd.op in (">", ">>", ">|") and rd.fd in (None, "1") and rd.target is not None and rd.target.lit:
+                key = P.normalize(rd.target.lit, ctx.cwd)
+                if out == DOWNLOAD:
+                    if len(ctx.downloaded) < 64:
+                        ctx.downloaded.add(key)
+                elif len(ctx.written) < 64:
+                    prev = ctx.written.get(key, "") if rd.op == ">>" else ""
+                    ctx.written[key] = (prev + out[1])[:MAX_VALUE * 4]
 
     def _redirects(self, redirs: list, ctx: Ctx, acc: Acc, stdin):
         for r in redirs:
@@ -801,8 +811,29 @@ class ShellReader:
                     ctx.cwd = P.normalize(argv[i + 1], ctx.cwd)
                 i += 2
                 continue
-            if a in ("-S", "--split-string") and i + 1 < n:
-                return argv[i + 1].split() + argv[i + 2:], [None] * len(argv[i + 1].split()) + metas[i + 2:]
+            if a.startswith("--chdir="):
+                ctx.cwd = P.normalize(a[8:], ctx.cwd)
+                i += 1
+                continue
+            # -S STRING in every spelling (-S 'x', -S'x', -iS 'x', --split-string='x', --split-string 'x'):
+            # the string is split into the command and its first arguments
+            split = None
+            if a == "--split-string" and i + 1 < n:
+                split, i = argv[i + 1], i + 2
+            elif a.startswith("--split-string="):
+                split, i = a[15:], i + 1
+            elif a.startswith("-") and not a.startswith("--") and "S" in a:
+                rest = a[a.index("S") + 1:]
+                if rest:
+                    split, i = rest, i + 1
+                elif i + 1 < n:
+                    split, i = argv[i + 1], i + 2
+            if split is not None:
+                try:
+                    words = shlex.split(split)
+                except ValueError:
+                    words = split.split()
+                return words + argv[i:], [None] * len(words) + metas[i:]
             if a.startswith("-"):
                 i += 1
                 continue
@@ -1293,6 +1324,62 @@ def h_sgdisk(r, prog, args, metas, ctx, acc, stdin):
         acc.add(S, "shell.sgdisk.print", "sgdisk (prints)")
     else:
         acc.add(H, "shell.partition", "partition table change")
+    return OTHER
+
+
+def _parted_command(word: str):
+    """The parted command a word names (exactly, or as a prefix of 3+ letters of one command), else None."""
+    w = word.lower()
+    if w in T.PARTED_COMMANDS:
+        return w
+    if len(w) < 3:
+        return None
+    hits = [c for c in T.PARTED_COMMANDS if c.startswith(w)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def h_parted(r, prog, args, metas, ctx, acc, stdin):
+    """parted [OPTIONS] [DEVICE [COMMAND [ARGS]…]]: options (``-s``, ``-a optimal``) never hide the commands;
+    the highest command named decides."""
+    pos: list = []
+    listing = False
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        if a == "--":
+            pos.extend(args[i + 1:])
+            break
+        if a in T.PARTED_OPTS_WITH_ARG:
+            i += 2
+            continue
+        if a in T.PARTED_LIST_OPTS:
+            listing = True
+        elif not (a.startswith("-") and len(a) > 1 and not a[1].isdigit()):
+            pos.append(a)
+        i += 1
+    best, word = None, ""
+    for k, a in enumerate(pos):
+        cmd = _parted_command(a)
+        if cmd is None or (k == 0 and a.startswith("/")):
+            continue
+        t = T.PARTED_COMMANDS[cmd]
+        if best is None or t > best:
+            best, word = t, cmd
+    dev = pos[0] if pos and _parted_command(pos[0]) is None else None
+    if best is not None and best >= H and dev and not dev.startswith("/dev/") \
+            and r.pclass(dev, ctx) in (P.WORKSPACE, P.OTHER):
+        acc.add(L, "shell.partition.file", f"parted {word} on a regular file ({_show(dev)})")
+    elif best is None:
+        if listing:
+            acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
+        else:
+            acc.add(H, "shell.partition", f"{prog}: partition table change")
+    elif best >= C:
+        acc.add(C, "shell.partition.erase", f"parted {word} erases partitions")
+    elif best >= H:
+        acc.add(H, "shell.partition", f"parted {word}: partition table change")
+    else:
+        acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
     return OTHER
 
 
@@ -2000,6 +2087,21 @@ def h_ssh(r, prog, args, metas, ctx, acc, stdin):
     host = o.pos[0]
     acc.add(M, "shell.ssh", f"ssh to {host.replace(MARK, '$…')}")
     cmd = o.pos[1:]
+    # as OpenSSH does, options may follow the host (`ssh host -l root cmd`) and `--` ends them
+    # (`ssh host -- rm -rf /`); unless `--` came before the host
+    terminated = "--" in args[:len(args) - len(o.pos)]
+    rounds = 0
+    while cmd and not terminated and cmd[0].startswith("-") and rounds < 8:
+        rounds += 1
+        if cmd[0] == "--":
+            cmd = cmd[1:]
+            break
+        o2 = getopts(cmd, T.SSH_OPTS_WITH_ARG, stop_at_pos=True)
+        _ssh_option_commands(r, prog, o2.vals.get("o", ()), ctx, acc)
+        consumed = cmd[:len(cmd) - len(o2.pos)]
+        cmd = o2.pos
+        if "--" in consumed:
+            break
     if cmd:
         c = ctx.child()
         c.cwd = None
@@ -2226,6 +2328,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
         _scan_code(r, " ".join(args[1:]), ctx, acc, lang)
         return OTHER
     code = None
+    code_at = -1  # the argument the inline code came from (its meta tells where the text came from)
     inplace = False
     module = None
     while i < n:
@@ -2237,6 +2340,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
             break
         if a in T.LONG_CODE_FLAGS:
             code = args[i + 1] if i + 1 < n else ""
+            code_at = i + 1
             i += 2
             break
         if a.startswith("--"):
@@ -2253,8 +2357,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                     tail = chars[j + 1:]
                     if tail:
                         code = tail
+                        code_at = i
                     else:
                         code = args[i + 1] if i + 1 < n else ""
+                        code_at = i + 1
                         took = True
                     break
                 if ch == "m" and base in T.PYTHONS:
@@ -2274,6 +2380,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     if module is not None:
         if module in ("pip", "pip3", "ensurepip"):
             return r.run_argv(["pip"] + rest, [None] * (len(rest) + 1), ctx, acc, stdin)
+        if module in r.handlers and module not in T.INTERPRETERS:
+            # a module that is also a program the tables know runs as that program (python -m twine upload)
+            acc.add(L, "shell.python.module", f"{prog} -m {module}")
+            return r.run_argv([module] + rest, [None] * (len(rest) + 1), ctx, acc, stdin)
         if module in ("http.server", "SimpleHTTPServer", "venv", "virtualenv", "pytest", "unittest", "json.tool",
                       "py_compile", "compileall", "timeit", "pydoc", "black", "ruff", "mypy", "build"):
             acc.add(L, "shell.python.module", f"{prog} -m {module}")
@@ -2287,11 +2397,27 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                 r.write_path(f, ctx, acc, "edit in place")
         else:
             acc.add(M, "shell.inline_code", f"{prog} runs inline code")
+            meta = metas[code_at] if 0 <= code_at < len(metas) else None
+            sub_out = meta[0] if meta else None
+            if sub_out == DOWNLOAD:
+                acc.add(H, "shell.download_exec", f"{prog} runs downloaded code as inline code")
+            elif sub_out == DECODED:
+                acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs decoded data as inline code")
         _scan_code(r, code, ctx, acc, lang)
         return OTHER
-    if rest and rest[0] != "-":
+    if rest and rest[0] not in ("-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"):
         meta = metas[i] if i < len(metas) else None
-        if meta and meta[0] == DOWNLOAD:
+        sub_out = meta[0] if meta else None
+        if type(sub_out) is tuple and sub_out[0] == "proc":
+            # python3 <(curl …): the script is the command's output
+            out = sub_out[1]
+            if out == DOWNLOAD:
+                acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
+            else:
+                acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
+                if type(out) is tuple and out[0] in ("lit", "heredoc"):
+                    _scan_code(r, out[1], ctx, acc, lang)
+        elif sub_out == DOWNLOAD:
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
         elif P.normalize(rest[0], ctx.cwd) in ctx.downloaded:
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(rest[0])}")
@@ -2311,7 +2437,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     elif kind == DOWNLOAD:
         acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
     elif kind == "file":
-        acc.add(L, "shell.script", f"{prog} runs {_show(stdin[1])}")
+        if P.normalize(stdin[1], ctx.cwd) in ctx.downloaded:
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(stdin[1])}")
+        else:
+            acc.add(L, "shell.script", f"{prog} runs {_show(stdin[1])}")
     else:
         acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
     return OTHER
@@ -2511,6 +2640,8 @@ def h_touch(r, prog, args, metas, ctx, acc, stdin):
     verb = {"touch": "touch", "mkdir": "create directory", "truncate": "truncate", "tee": "write"}.get(prog, "write")
     for p in o.pos:
         r.write_path(p, ctx, acc, verb)
+        if prog == "tee" and stdin == DOWNLOAD and MARK not in p and len(ctx.downloaded) < 64:
+            ctx.downloaded.add(P.normalize(p, ctx.cwd))  # curl URL | tee x.sh: x.sh holds downloaded code
     if not o.pos:
         acc.add(S if prog == "tee" else L, f"shell.{prog}", prog)
     if prog == "tee":
@@ -2574,12 +2705,14 @@ _ESC_CHARS = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "e": "\x1b
 def _esc(m) -> str:
     g = m.group(1)
     c = g[0]
-    if c == "x" and len(g) > 1:
-        return chr(int(g[1:], 16))
-    if c == "u" and len(g) > 1:
-        return chr(int(g[1:], 16))
+    if c in "xu" and len(g) > 1:
+        ch = chr(int(g[1:], 16))
+        return "\n" if ch == "\x00" else ch
     if c in "01234567":
-        return chr(int(g, 8) & 0xFF)
+        ch = chr(int(g, 8) & 0xFF)
+        # a NUL byte ends a record for its readers (xargs -0, read -d '', sort -z): read as a new line, never as
+        # the mark of a value unknown until run time
+        return "\n" if ch == "\x00" else ch
     return _ESC_CHARS.get(g, "\\" + g)
 
 
@@ -2824,8 +2957,34 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
     if prog == "cockroach" and pos and pos[0] != "sql":
         acc.add(M, "shell.program", f"cockroach {pos[0]}")
         return OTHER
-    if not sqls and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
-        sqls.append(stdin[1])
+    # SQL files: `-f FILE`/`--file=FILE`; `-` and /dev/stdin are the input (psql also runs it after -c),
+    # `<(cmd)` holds cmd's output, a file written or downloaded just before is that text
+    files = [v for ch in file_letters for v in o.vals.get(ch, ())]
+    fl = o.longs.get("--file")
+    if isinstance(fl, str):
+        files.append(fl)
+    sources: list = []
+    for m in metas:
+        if m and type(m[0]) is tuple and m[0][0] == "proc":
+            sources.append(m[0][1])  # psql -f <(echo 'DROP TABLE t')
+    reads_stdin = not sqls or any(f in ("-", "/dev/stdin", "/proc/self/fd/0") for f in files)
+    for f in files:
+        if MARK in f or f in ("-", "/dev/stdin", "/proc/self/fd/0"):
+            continue
+        key = P.normalize(f, ctx.cwd)
+        if key in ctx.downloaded:
+            sources.append(DOWNLOAD)
+        elif key in ctx.written:
+            sources.append(("lit", ctx.written[key]))
+    if reads_stdin and stdin is not None:
+        sources.append(stdin)
+    for src in sources:
+        if type(src) is tuple and src[0] in ("heredoc", "lit"):
+            sqls.append(src[1])
+        elif src == DOWNLOAD:
+            acc.add(H, "sql.download", f"{prog} runs downloaded SQL")
+        elif src == DECODED:
+            acc.add(H, "sql.decoded", f"{prog} runs decoded SQL")
     if sqls:
         for sql in sqls:
             if MARK in sql:
@@ -2836,7 +2995,7 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
                 acc.add(M, "sql.shell", f"{prog} runs a shell command")
                 r.run_text(cmd, ctx.child(), acc)
         return OTHER
-    if has_file or stdin is not None:
+    if has_file or stdin is not None or sources:
         acc.add(M, "sql.file", f"{prog} runs SQL from a file or its input")
         return OTHER
     acc.add(L, "sql.interactive", f"interactive {prog}")
@@ -2966,6 +3125,36 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_remote_delete(r, prog, args, metas, ctx, acc, stdin):
+    """Deletes of storage tools (table :data:`REMOTE_DELETES`): ``s3cmd del --recursive``, ``mc rm -r``,
+    ``hdfs dfs -rm -r``, ``rclone purge`` are recursive deletes (HIGH)."""
+    subs = T.REMOTE_DELETES.get(prog, {})
+    for j, a in enumerate(args):
+        if a.startswith("-"):
+            continue
+        for key, always in subs.items():
+            words = key.split()
+            if args[j:j + len(words)] != words:
+                continue
+            rest = args[j + len(words):]
+            recursive = always or any(x in ("--recursive", "-recursive") or (
+                # a short flag cluster (-r, -rf, -Rf), not a one-dash word (hdfs -skipTrash)
+                x.startswith("-") and not x.startswith("--") and len(x) <= 4 and ("r" in x or "R" in x)) for x in rest)
+            if words[-1] in ("rb", "delete-bucket") and any(x in ("--force", "-f") for x in rest):
+                recursive = True  # a bucket removed with everything in it
+            tgt = next((x for x in rest if not x.startswith("-")), "")
+            what = f"{prog} {key}"
+            if recursive:
+                acc.add(H, "shell.remote_rm.recursive",
+                        f"{what}: recursive delete of {_show(tgt) or 'a remote path'} (remote storage)")
+            else:
+                acc.add(M, "shell.remote_rm", f"{what}: delete of {_show(tgt) or 'a remote path'} (remote storage)")
+            return OTHER
+        break
+    acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+    return OTHER
+
+
 def h_at(r, prog, args, metas, ctx, acc, stdin):
     if any(a in ("-l", "-r", "-d", "-c") for a in args) or prog == "atq":
         acc.add(S if "-l" in args or prog == "atq" else L, "shell.at", prog)
@@ -2997,6 +3186,7 @@ def h_su(r, prog, args, metas, ctx, acc, stdin):
 def h_xargs(r, prog, args, metas, ctx, acc, stdin):
     i, n = 0, len(args)
     repl = None
+    records = False  # -0 / -d: one item per record (a NUL from printf reads as a new line), not per word
     while i < n:
         a = args[i]
         if a == "--":
@@ -3008,8 +3198,14 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
                  "--max-procs", "--max-lines", "--eof", "--max-chars", "--replace"):
             if a in ("-I", "--replace"):
                 repl = args[i + 1] if i + 1 < n else "{}"
+            if a in ("-d", "--delimiter"):
+                records = _unescape(args[i + 1]) if i + 1 < n else True
             i += 2
             continue
+        if a.startswith("--delimiter=") or (a.startswith("-d") and not a.startswith("--")):
+            records = _unescape(a.split("=", 1)[1] if a.startswith("--") else a[2:])
+        elif a == "--null" or (not a.startswith("--") and "0" in a):
+            records = True
         if a.startswith("-I") and len(a) > 2:
             repl = a[2:]
         elif a.startswith("-i"):
@@ -3019,7 +3215,10 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
         i += 1
     cmd = args[i:] or ["echo"]
     if type(stdin) is tuple and stdin[0] in ("lit", "heredoc"):
-        items = stdin[1].split("\n") if repl else stdin[1].split()
+        if type(records) is str and len(records) == 1:
+            items = stdin[1].split(records)  # -d ,
+        else:
+            items = stdin[1].split("\n") if repl or records else stdin[1].split()
         items = [x for x in items if x.strip()][:MAX_COMBOS] or [""]
     else:
         items = [MARK]
@@ -3122,6 +3321,7 @@ def _build_handlers() -> dict:
     for p in T.PARTITIONERS:
         if p != "sgdisk":
             h[p] = h_partition
+    h["parted"] = h_parted
     h["blkdiscard"] = h_blkdiscard
     h["shred"] = h_shred
     for p in T.POWER_PROGRAMS:
@@ -3191,6 +3391,8 @@ def _build_handlers() -> dict:
             h[p] = h_deploy
     for p in ("aws", "gcloud", "az", "doctl", "hcloud", "linode-cli", "scw", "oci", "ibmcloud", "gsutil"):
         h[p] = h_cloud
+    for p in T.REMOTE_DELETES:
+        h.setdefault(p, h_remote_delete)
     for p in ("at", "batch", "atq"):
         h[p] = h_at
     h["watch"] = h_watch

@@ -69,8 +69,10 @@ def split_statements(sql: str) -> list[list[str]]:
     return list(iter_statements(sql))
 
 
-def iter_statements(sql: str):
-    """The statements of :func:`split_statements`, one at a time (the caller may stop early)."""
+def iter_statements(sql: str, backslash: bool = True):
+    """The statements of :func:`split_statements`, one at a time (the caller may stop early).
+    ``backslash``: a backslash escapes a quote inside '…' (MySQL); False reads it as standard SQL and
+    PostgreSQL do (a backslash is an ordinary character, ``'a\\'`` is the whole literal)."""
     cur: list[str] = []
     depth = 0
     i, n = 0, len(sql)
@@ -122,7 +124,7 @@ def iter_statements(sql: str):
                 if close != "]" and sql.startswith(close * 2, k):
                     k += 2
                     continue
-                if c == "'" and k > 0 and sql[k - 1] == "\\" and not sql.startswith("\\\\", k - 2):
+                if backslash and c == "'" and k > 0 and sql[k - 1] == "\\" and not sql.startswith("\\\\", k - 2):
                     k += 1
                     continue
                 break
@@ -288,6 +290,24 @@ def classify_sql(sql: str) -> tuple[Tier, str, str, bool]:
             best = (tier, rule, reason)
             if tier >= H and not parsed:
                 break  # nothing can raise it further
+    if best[0] < H and "\\'" in sql:
+        # a backslash before a quote: MySQL reads it as an escaped quote, PostgreSQL and standard SQL as the
+        # end of the literal (``'a\'; DROP TABLE t; --'`` runs the DROP there). Read it both ways (fail
+        # closed); a statement the second reading cannot parse would be rejected by the server, so it
+        # counts as MEDIUM only
+        for stmt in iter_statements(sql, backslash=False):
+            key = tuple(stmt)
+            if key in seen:
+                continue
+            seen.add(key)
+            tier, rule, reason, ok = _classify_statement(stmt)
+            if not ok:
+                tier, rule = M, "sql.quoting"
+                reason = "SQL whose quoting reads differently in MySQL and PostgreSQL (a backslash before a quote)"
+            elif tier > best[0]:
+                reason += " (after a backslash-quote that ends the literal in PostgreSQL)"
+            if tier > best[0]:
+                best = (tier, rule, reason)
     return best[0], best[1], best[2], parsed
 
 
@@ -354,6 +374,12 @@ def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
         obj = toks[1] if len(toks) > 1 else ""
         what = f"{verb.upper()} {obj.upper()}".strip() if obj.isalpha() else verb.upper()
         return H, f"sql.{verb}", f"SQL {what}", True
+    if verb in ("exec", "execute", "call"):
+        # the procedure called: an effect function by name (EXEC xp_cmdshell 'dir', EXEC master..xp_cmdshell)
+        for t in toks[1:6]:
+            tier = EFFECT_FUNCTIONS.get(t)
+            if tier is not None and tier > M:
+                return tier, f"sql.function.{t}", f"SQL {verb.upper()} {t} (has effects)", True
     if verb in MEDIUM_VERBS:
         return M, f"sql.{verb}", f"SQL {verb.upper()} (writes data)", True
     if verb in LOW_VERBS:

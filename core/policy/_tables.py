@@ -160,6 +160,28 @@ ENV_SETUP_TOOLS = frozenset(("ssh-agent", "pyenv", "rbenv", "nodenv", "direnv", 
 POWER_PROGRAMS = frozenset(("shutdown", "reboot", "halt", "poweroff"))
 DISK_WIPERS = frozenset(("blkdiscard",))
 PARTITIONERS = frozenset(("fdisk", "gdisk", "cfdisk", "sfdisk", "parted", "cgdisk", "sgdisk", "partprobe_w"))
+#: parted options that take a value (``-a optimal``); the rest (``-s``, ``-m``, ``-f``) take none
+PARTED_OPTS_WITH_ARG = frozenset(("-a", "--align"))
+#: parted options that only list or print (no device commands run)
+PARTED_LIST_OPTS = frozenset(("-l", "--list", "-h", "--help", "-v", "--version"))
+#: parted commands (given after the device, also as unambiguous prefixes of 3+ letters) and their tiers;
+#: the highest one named decides, a device with no command is the interactive prompt (HIGH)
+PARTED_COMMANDS = {
+    "mklabel": C, "mktable": C, "rm": C, "rescue": H, "mkpart": H, "mkpartfs": H, "resizepart": H, "resize": H,
+    "move": H, "name": H, "set": H, "toggle": H, "disk_set": H, "disk_toggle": H, "type": H, "cp": H,
+    "mkfs": C, "print": S, "help": S, "version": S, "align-check": S, "unit": S, "select": S, "quit": S,
+}
+#: storage tools' delete subcommands (words after the program; True: always a recursive delete, else only with
+#: -r/-R/--recursive, or --force for a bucket removal): recursive is HIGH, a single delete MEDIUM
+REMOTE_DELETES: dict = {
+    "s3cmd": {"del": False, "rm": False, "delete": False, "rb": False},
+    "mc": {"rm": False, "rb": False},
+    "hdfs": {"dfs -rm": False, "dfs -rmr": True, "dfs -rmdir": False},
+    "hadoop": {"fs -rm": False, "fs -rmr": True, "dfs -rm": False, "dfs -rmr": True},
+    "rclone": {"purge": True, "delete": True, "rmdirs": True, "deletefile": False, "rmdir": False},
+    "azcopy": {"remove": False, "rm": False},
+    "b2": {"rm": False, "delete-bucket": False},
+}
 USER_ADMIN = frozenset(("useradd", "userdel", "usermod", "groupadd", "groupdel", "groupmod", "passwd", "chpasswd",
                         "adduser", "deluser", "addgroup", "delgroup", "visudo", "vipw", "chage", "gpasswd",
                         "dscl", "sysadminctl"))

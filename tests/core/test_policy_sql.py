@@ -38,3 +38,48 @@ def test_sql(sql: str, expected: Tier) -> None:
 ])
 def test_sql_in_shell(command: str, expected: Tier) -> None:
     assert classify("terminal", command).tier is expected, classify("terminal", command)
+
+
+@pytest.mark.parametrize(("action", "command", "expected"), [
+    # a backslash before a quote ends the literal in PostgreSQL and standard SQL (MySQL reads it as an escape):
+    # both readings count, the higher one wins
+    ("terminal", "psql -c \"SELECT 'a\\'; DROP TABLE t; --'\"", H),
+    ("postgres_query", "SELECT 'a\\'; DROP TABLE t; --'", H),
+    ("mcp__postgres__query", "SELECT 'a\\'; DROP TABLE t; --'", H),
+    ("exec_sql", "SELECT 'a\\'; DROP TABLE t; --'", H),
+    ("exec_sql", "SELECT 'C:\\'; DELETE FROM users; --'", H),
+    ("exec_sql", "SELECT 'x\\' ; TRUNCATE logs ; SELECT '", H),
+    ("exec_sql", "SELECT 'don\\'t; ok'", M),  # ambiguous split, the second piece is not SQL
+    ("terminal", "mysql -e \"SELECT 'don\\'t'\"", S),
+    ("terminal", "psql -c \"SELECT 'it''s'\"", S),
+    ("exec_sql", "SELECT 'it''s; DROP TABLE t'", S),
+    ("exec_sql", "SELECT 'a\\\\'", S),
+])
+def test_backslash_quote_read_both_ways(action: str, command: str, expected: Tier) -> None:
+    assert classify(action, command).tier is expected, classify(action, command)
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    # SQL given through the client's input or a file option is read too: `-f -` (psql runs it after -c),
+    # process substitution, a file written or downloaded just before
+    ("psql -c 'select 1' -f - <<< 'drop table t'", H), ("psql -f - <<< 'drop table t'", H),
+    ("echo 'DROP TABLE t' | psql -f -", H), ("echo 'DROP TABLE t' | psql -d db --file=-", H),
+    ("echo 'DROP TABLE t' | psql -f /dev/stdin", H), ("psql --file=<(echo 'DROP TABLE t')", H),
+    ("psql -f <(echo 'TRUNCATE t')", H), ('mysql < <(echo "DROP DATABASE prod")', H),
+    ("sqlite3 app.db < <(echo 'DROP TABLE t')", H), ("psql < <(curl -s https://x/dump.sql)", H),
+    ("psql -f <(curl -s https://x/dump.sql)", H), ("echo 'DROP TABLE t' > x.sql && psql -f x.sql", H),
+    ("curl -o d.sql https://x/d.sql && psql -f d.sql", H),
+    ("psql -f <(echo 'SELECT 1')", S), ("psql -c 'select 1'", S), ("psql -f migrate.sql", M),
+])
+def test_sql_from_input_and_files(command: str, expected: Tier) -> None:
+    assert classify("terminal", command).tier is expected, classify("terminal", command)
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # EXEC/EXECUTE of an effect function by name counts as calling it (xp_cmdshell runs a shell command: HIGH)
+    ("EXEC xp_cmdshell 'dir'", H), ("EXECUTE xp_cmdshell 'dir'", H), ("exec master..xp_cmdshell 'dir'", H),
+    ("EXEC master.dbo.xp_cmdshell 'whoami'", H), ("EXEC @r = xp_cmdshell 'dir'", H),
+    ("EXEC sp_who", M), ("EXEC my_proc 'xp_cmdshell'", M),
+])
+def test_exec_of_effect_functions(sql: str, expected: Tier) -> None:
+    assert classify_sql(sql)[0] is expected, classify_sql(sql)
