@@ -758,7 +758,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("drown", "plan", "walk|walking|swim|swimming ~2 into ~1 the? sea|ocean|lake|river|water ~3 @TIME", "n"),
     ("drown", "plan", "swim|swimming|walk|walking ~4 (not coming back|never coming back|and not come back|and never come back)", "n"),
     ("intent", "plan", "have a plan ~~3 (do not freak out|do not tell|do not worry)", ""),
-    ("method_how", "method", "car|garage ~8 (engine running|exhaust)", "c"),
+    ("method_how", "method", "car|garage ~8 (engine running|exhaust pipe|the exhaust with|hose)", "c"),
     ("means_ready", "preparatory", "counted|counting ~2 @PILLS ~~6 enough", ""),
     ("burden", "warning_sign", "(not|never) trouble anyone ~1 further|again|anymore", ""),
     ("es", "preparatory", "(todo listo|tengo todo) ~2 para irme", ""),
@@ -802,7 +802,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("no_future", "warning_sign", "not see ~1 (any way out|a way out) <b>", ""),
     ("no_future", "warning_sign", "only one way out|exit <b>", ""),
     ("no_future", "ideation", "out of this ~2 except|but ~1 dying|death|(to die)|(by dying)", ""),
-    ("no_future", "warning_sign", "trapped ~6 (no way out|can not escape|no escape)", ""),
+    ("no_future", "warning_sign", "(i feel|i am|feel|feeling|i am so) trapped ~6 (no way out|can not escape|no escape)", ""),
     ("wish_dead", "wish_dead", "@WANTD @TO|(need) ~2 the pain ~1 to end|stop <b>", ""),
     ("wish_dead", "wish_dead", "@WANTD @TO|(need) ~2 the pain ~1 to end|stop permanently|forever", ""),
     ("wish_dead", "wish_dead", "stop permanently <b>", "w"),
@@ -836,7 +836,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("end_life", "intent", "(i am|i am actually|i am really) going through with it", ""),
     ("end_life", "intent", "before i go through with it", ""),
     # intent
-    ("intent", "intent", "(do not try to|do not|no one can|nobody can|nobody is going to|no one is going to) (talk me out of it) <b>", ""),
+    ("intent", "intent", "(do not try to|do not|no one can|nobody can|nobody is going to|no one is going to) (talk me out of it) <b>", "j"),
     ("intent", "intent", "(nobody is going to|no one is going to|nobody can|no one can) stop me this time", ""),
     ("intent", "intent", "my mind is made up ~~3 (talk me out|stop me|try)", ""),
     ("intent", "plan", "(intend|plan|planning|going|want) to be dead|gone ~2 before|by", "n"),
@@ -993,6 +993,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("es", "self_harm", "(me corto|me corte|me cortaba|cortarme|me quemo|me queme|quemarme) ~2 brazos|brazo|munecas|muneca|piernas|pierna|venas|vena|piel", "n"),
     ("es", "self_harm", "(me corto|me corte|cortarme|me volvi a cortar) (otra vez|de nuevo)", "n"),
     # ---- markers (never alert by themselves) ---------------------------------------------------------------
+    ("x_idiom", "exclude", "terminate|terminating|kill|killing|end|ending @SELF ~6 (hand off|handoff|next worker|the worker|another worker|agent|session|task|process|restart|shutdown|subprocess)", ""),
     ("x_idiom", "exclude", "@DEVNOUN|file|files|binary|installer|executable|message|messages|email|snap|snaps|payload|malware|exe|link|links|token|tokens|post|posts|story|stories ~4 self delete|deleting|deletes|destruct|destructs|terminate|terminates", ""),
     ("x_idiom", "exclude", "(rip|deprecated|legacy|api|endpoint|version|support|python|feature|@DEVNOUN|branch|repo|project|server|library|framework|flash|ie|internet explorer) ~3 emojigrave", ""),
     ("x_idiom", "exclude", "end|ending it all with ~2 commit|merge|push|rebase|reset|pr|script|release|tag|deploy|bang|party|song|joke|flourish|style|celebration|squash", ""),
@@ -1029,7 +1030,7 @@ hamlet ophelia minecraft game games gaming respawn npc roblox fortnite anime man
 elden skyrim zelda pokemon valorant overwatch terraria xbox playstation nintendo ps5 speedrun
 historical documentary textbook seminar curriculum paper thesis dissertation policy
 participants participant baseline cohort reviewer reviewers screening survey questionnaire clinicians clinical
-trial quiz pharmacology exam homework
+trial quiz pharmacology exam homework training trainees clinician clinicians counselor counselors callers
 """.split())
 
 #: Hyperbole markers: clear ``h`` patterns unless a ``serious`` marker is present.

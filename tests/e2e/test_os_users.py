@@ -154,7 +154,22 @@ body = b'{{"id": "x", "status": "approved", "tier": "SAFE", "tier_level": 0, "re
 while True:
     c, _ = s.accept()
     try:
-        c.recv(65536)
+        data = b""  # the whole request, so the client never writes to a closed socket
+        while b"\\r\\n\\r\\n" not in data:
+            chunk = c.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        head, _, rest = data.partition(b"\\r\\n\\r\\n")
+        length = 0
+        for line in head.split(b"\\r\\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":", 1)[1])
+        while len(rest) < length:
+            chunk = c.recv(65536)
+            if not chunk:
+                break
+            rest += chunk
         c.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body)
     except OSError:
         pass
