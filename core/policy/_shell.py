@@ -11,7 +11,18 @@ from itertools import repeat
 
 from core.policy import _paths as P
 from core.policy import _tables as T
-from core.policy._lexer import LIT, VAR, ForLoop, FuncDef, Group, Parser, Simple, new_budget
+from core.policy._lexer import (
+    LIT,
+    LOOP_END,
+    LOOP_HEAD,
+    VAR,
+    ForLoop,
+    FuncDef,
+    Group,
+    Parser,
+    Simple,
+    new_budget,
+)
 from core.policy._overflow import scan_overflow
 from core.policy._pycode import scan_code
 from core.policy._sql import classify_sql, sql_shell_commands
@@ -303,20 +314,29 @@ class ShellReader:
     def run_script(self, script: list, ctx: Ctx, acc: Acc):
         out = None
         pipe: list = []
-        for node, op in script:
+        feeds = _loop_inputs(script)
+        fed: list = []  # loops being read with their input (``while read l; do …; done < file``): (end, input)
+        feed = None
+        for k, (node, op) in enumerate(script):
             if acc.tier >= 4:
                 return out  # CRITICAL is final: nothing later can change the verdict or its reason
+            if feeds is not None:
+                while fed and k > fed[-1][0]:
+                    fed.pop()
+                if k in feeds:
+                    end, inputs = feeds[k]
+                    fed.append((end, self._redirects(inputs, ctx, acc, None)))
+                feed = fed[-1][1] if fed else None
             pipe.append(node)
             if op == "|":
                 continue
-            out = self.run_pipeline(pipe, ctx, acc)
+            out = self.run_pipeline(pipe, ctx, acc, feed)
             pipe = []
         if pipe:
-            out = self.run_pipeline(pipe, ctx, acc)
+            out = self.run_pipeline(pipe, ctx, acc, feed)
         return out
 
-    def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc):
-        stdin = None
+    def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc, stdin=None):
         for node in nodes:
             stdin = self.run_node(node, ctx, acc, stdin)
         return stdin
@@ -468,6 +488,10 @@ class ShellReader:
         if node.redirs:
             stdin = self._redirects(node.redirs, ctx, acc, stdin)
         if not node.words:
+            if type(stdin) is tuple and stdin[0] == "file" and any(rd.op == "<" for rd in node.redirs):
+                # `$(< file)` is `$(cat file)`; `done < file` feeds a loop (its commands were read with it)
+                self.read_secret_check("the loop" if node.loop == LOOP_END else "`<`", [stdin[1]], ctx, acc)
+                return SECRET if self._is_secret_path(stdin[1], ctx) else OTHER
             return None
         if node.plain:
             # literal words only (no assignments, redirects, quotes or expansions): without braces to expand,
@@ -907,7 +931,11 @@ class ShellReader:
                 ctx.env[str(k + 1)] = v
             ctx.env["@"] = ctx.env["*"] = " ".join(pos[:64])
             return None
+        if prog in ("mapfile", "readarray"):
+            return h_mapfile(self, prog, args, metas, ctx, acc, stdin)
         if prog == "read":
+            if type(stdin) is tuple and stdin[0] == "file":
+                self.read_secret_check(prog, [stdin[1]], ctx, acc)
             names = [a for a in args if not a.startswith("-")]
             line = None
             if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
@@ -1089,6 +1117,25 @@ def _split_ifs(val: str, ifs: str) -> list:
     return out
 
 
+def _loop_inputs(script: list) -> dict | None:
+    """Loops of ``script`` whose ``done`` redirects their input (``while read l; do …; done < file``): the index
+    of each loop's first command -> (the index of its ``done``, the input redirects). None when there are none."""
+    heads: list = []
+    found = None
+    for k, (node, _op) in enumerate(script):
+        t = type(node)
+        if t is ForLoop or (t is Simple and node.loop == LOOP_HEAD):
+            heads.append(k)
+        elif t is Simple and node.loop == LOOP_END and heads:
+            start = heads.pop()
+            inputs = [r for r in node.redirs if r.op in ("<", "<<<", "<<", "<<-")]
+            if inputs:
+                if found is None:
+                    found = {}
+                found[start] = (k, inputs)
+    return found
+
+
 def _first_prog(script: list):
     for node, _op in script:
         if type(node) is Simple and node.words:
@@ -1122,6 +1169,23 @@ def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
 
 # =============================================================================== handlers
 # signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
+
+
+def h_mapfile(r, prog, args, metas, ctx, acc, stdin):
+    """``mapfile``/``readarray [-C callback] [ARRAY] < file``: lines of the input into an array (secret when the
+    input is); the callback runs as a command for every few lines."""
+    o = getopts(args, short_arg=frozenset("dnOsucC"))
+    for cb in o.vals.get("C", ()):
+        r.run_text(cb, ctx, acc)
+    name = o.pos[-1] if o.pos else "MAPFILE"
+    ctx.env[name] = MARK
+    if type(stdin) is tuple and stdin[0] == "file":
+        r.read_secret_check(prog, [stdin[1]], ctx, acc)
+        if r._is_secret_path(stdin[1], ctx):
+            ctx.tainted.add(name)
+    elif stdin == SECRET:
+        ctx.tainted.add(name)
+    return None
 
 
 def h_rm(r, prog, args, metas, ctx, acc, stdin):

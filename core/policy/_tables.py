@@ -54,7 +54,7 @@ READ_ONLY = frozenset((
     "figlet", "bc", "dc", "units", "factor", "shuf", "namei", "findmnt", "df",
     "arp", "showmount", "rpcinfo", "git-status", "delta", "diff3",
     "sdiff", "wdiff", "difft", "tail", "multitail", "lnav", "ccze",
-    "echo", "read", "wait", "true", "false", "cd", "pushd", "popd", "dirs", "let", "shift", "return", "exit",
+    "echo", "read", "mapfile", "readarray", "wait", "true", "false", "cd", "pushd", "popd", "dirs", "let", "shift", "return", "exit",
     "break", "continue", "unset", "set", "export", "declare", "typeset", "local", "readonly", "trap", "umask",
     "ulimit", "times", "caller", "compgen", "complete", "bind", "disown", "fg", "bg", "getopts",
 ))
