@@ -65,6 +65,19 @@ CONTENT_READERS = frozenset((
     "gawk", "mawk", "nawk", "sed", "zcat", "zless", "view", "vim", "vi", "nano", "emacs", "code", "diff", "cmp",
     "comm", "paste", "column", "pr", "fold", "fmt", "iconv", "source", ".", "openssl",
 ))
+#: terminal multiplexers and recorders that run a command string (read like ``sh -c``): tmux commands whose
+#: trailing arguments are a shell command (long and short names) -> their options that take a value; the
+#: commands that type keys into a pane; the key names that press Enter
+_TMUX_NEW = "cefFnstxy"
+TMUX_RUNS: dict[str, str] = {
+    "new-session": _TMUX_NEW, "new": _TMUX_NEW, "new-window": "ceFnt", "neww": "ceFnt",
+    "split-window": "celtF", "splitw": "celtF", "respawn-pane": "cet", "respawnp": "cet",
+    "respawn-window": "cet", "respawnw": "cet", "run-shell": "cdt", "run": "cdt", "if-shell": "t", "if": "t",
+    "pipe-pane": "t", "pipep": "t", "display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy",
+}
+TMUX_TYPES = frozenset(("send-keys", "send"))
+TMUX_ENTER_KEYS = frozenset(("Enter", "C-m", "KPEnter", "C-j", "^M", "^J"))
+
 #: wrappers looked through: options taking an argument, number of leading operands to skip, tier floor
 WRAPPERS: dict[str, tuple[frozenset, int, Tier]] = {
     "sudo": (frozenset("ugpChDTURr") | {"--user", "--group", "--prompt", "--close-from", "--host", "--chdir",
