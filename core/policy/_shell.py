@@ -1462,6 +1462,35 @@ def h_blkdiscard(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_disk_erase(r, prog, args, metas, ctx, acc, stdin):
+    """Disk tools that erase a device with some options or subcommands (table ``DISK_ERASERS``):
+    ``hdparm --security-erase``, ``nvme format``, ``badblocks -w``, ``cryptsetup luksFormat`` …"""
+    with_arg, uses = T.DISK_ERASERS[prog]
+    o = getopts(args, frozenset(with_arg))
+    best = None
+    for use, tier in uses.items():
+        if use == "":
+            hit = True
+        elif use.startswith("--"):
+            hit = use in o.longs
+        elif use.startswith("-"):
+            hit = use[1] in o.flags
+        else:
+            hit = bool(o.pos) and o.pos[0] == use
+        if hit and (best is None or tier > best[1]):
+            best = (use, tier)
+    if best is None:
+        acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+        return OTHER
+    use, tier = best
+    what = f"{prog} {use}".rstrip()
+    if tier >= C:
+        acc.add(tier, "shell.disk_erase", f"{what} erases a disk")
+    else:
+        acc.add(tier, "shell.disk_erase", f"{what} removes or damages a disk's data or mappings")
+    return OTHER
+
+
 def h_shred(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("ns"), frozenset(("--iterations", "--size", "--random-source")))
     for t in o.pos:
@@ -3535,6 +3564,8 @@ def _build_handlers() -> dict:
             h[p] = h_partition
     h["parted"] = h_parted
     h["blkdiscard"] = h_blkdiscard
+    for p in T.DISK_ERASERS:
+        h[p] = h_disk_erase
     h["shred"] = h_shred
     for p in T.POWER_PROGRAMS:
         h[p] = h_power

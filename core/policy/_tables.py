@@ -172,6 +172,20 @@ ENV_SETUP_TOOLS = frozenset(("ssh-agent", "pyenv", "rbenv", "nodenv", "direnv", 
                              "kubectl", "helm", "gh", "rustup", "pdm", "uv", "zellij", "tmuxinator"))
 POWER_PROGRAMS = frozenset(("shutdown", "reboot", "halt", "poweroff"))
 DISK_WIPERS = frozenset(("blkdiscard",))
+#: disk tools that erase a device with some options or subcommands, like ``blkdiscard``: program -> (its short
+#: options that take a value, {option (``-w``, ``--x``) or subcommand (first operand; "" for any use): tier}).
+#: Other uses keep the default (not known to be read-only: LOW); ``badblocks -n`` (non-destructive) and
+#: ``hdparm -I`` stay LOW. (``cryptsetup luksFormat``, ``mdadm --zero-superblock``: see the mount tools.)
+DISK_ERASERS: dict[str, tuple[str, dict[str, Tier]]] = {
+    "hdparm": ("", {"--security-erase": C, "--security-erase-enhanced": C, "--trim-sector-ranges": C,
+                    "--trim-sector-ranges-stdin": C, "--write-sector": C, "--make-bad-sector": H,
+                    "--dco-restore": H, "--security-set-pass": H}),
+    "badblocks": ("bcdeioptT", {"-w": C}),
+    "nvme": ("", {"format": C, "sanitize": C, "write-zeroes": C, "ns-delete": C, "delete-ns": C}),
+    "sg_format": ("", {"": C}),
+    "sg_sanitize": ("", {"": C}),
+    "dmsetup": ("ujmn", {"remove_all": H, "remove": H, "wipe_table": H}),
+}
 PARTITIONERS = frozenset(("fdisk", "gdisk", "cfdisk", "sfdisk", "parted", "cgdisk", "sgdisk", "partprobe_w"))
 #: parted options that take a value (``-a optimal``); the rest (``-s``, ``-m``, ``-f``) take none
 PARTED_OPTS_WITH_ARG = frozenset(("-a", "--align"))

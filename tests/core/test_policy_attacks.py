@@ -738,6 +738,24 @@ CASES = [
     ('terminal', 'screen -ls', L),
     ('terminal', 'screen -r x', L),
     ('terminal', 'script out.log', L),
+    # disk tools that erase a device with some options or subcommands (table DISK_ERASERS), like blkdiscard
+    ('terminal', 'hdparm --security-erase PASS /dev/sda', C),
+    ('terminal', 'hdparm --user-master u --security-erase-enhanced p /dev/sda', C),
+    ('terminal', 'hdparm --trim-sector-ranges 0:8 --please-destroy-my-drive /dev/sda', C),
+    ('terminal', 'nvme format /dev/nvme0n1', C),
+    ('terminal', 'sudo nvme format /dev/nvme0n1 --ses=1', C),
+    ('terminal', 'nvme sanitize -a 2 /dev/nvme0', C),
+    ('terminal', 'badblocks -w /dev/sdb', C),
+    ('terminal', 'badblocks -wsv -b 4096 /dev/sdb', C),
+    ('terminal', 'blkdiscard /dev/sda', C),
+    ('terminal', 'sg_format --format /dev/sg1', C),
+    ('terminal', 'dmsetup remove_all', H),
+    ('terminal', 'dmsetup remove vg-lv', H),
+    ('terminal', 'badblocks -n /dev/sdb', L),
+    ('terminal', 'badblocks -sv /dev/sda', L),
+    ('terminal', 'hdparm -I /dev/sda', L),
+    ('terminal', 'nvme list', L),
+    ('terminal', 'dmsetup ls', L),
 ]
 
 
