@@ -379,6 +379,8 @@ class ShellReader:
                 return "~"
             if name == "PWD":
                 return ctx.cwd or "."
+            if name == "IFS":
+                return " \t\n"  # the default: unquoted, it breaks words like a space
             if name in ("USER", "LOGNAME") and ctx.user:
                 return ctx.user
             return MARK
@@ -396,6 +398,7 @@ class ShellReader:
             return [lit], None
         pick = pick or {}
         fields = [""]
+        breaks = False
         sub_out = None
         sub_prog = None
         secret = False
@@ -421,11 +424,12 @@ class ShellReader:
                     ifs = ctx.env.get("IFS")
                     if not isinstance(ifs, str) or MARK in ifs:
                         ifs = " \t\n"
-                    if any(ch in val for ch in ifs):
-                        pieces = _split_ifs(val, ifs)
-                        if pieces:
-                            fields[-1] += pieces[0]
-                            fields.extend(pieces[1:])
+                    if val and any(ch in val for ch in ifs):
+                        # split into fields; a separator at either end breaks the word there too
+                        # (`rm${IFS}-rf${IFS}/` is `rm -rf /`): marked, and the fields cut at the end
+                        breaks = True
+                        fields[-1] += (_BRK if val[0] in ifs else "") + _BRK.join(_split_ifs(val, ifs)) + (
+                            _BRK if val[-1] in ifs else "")
                     else:
                         fields[-1] += val
             else:  # SUB
@@ -446,6 +450,8 @@ class ShellReader:
                 else:
                     fields[-1] += MARK
                     sub_out = out
+        if breaks:
+            fields = [f for field in fields for f in field.split(_BRK) if f]
         if not word.quoted and fields == [""]:
             fields = []
         if sub_out is None and not secret and sub_prog is None:
@@ -1100,6 +1106,10 @@ def _cap_args(argv: list, metas: list, acc: Acc):
     if len(keep) < len(argv):
         acc.add(M, "shell.too_long", "too many arguments to read one by one")
     return list(keep), list(keep.values())
+
+
+#: marks a word break from an unquoted expansion inside a word (cut into fields at the end of the word)
+_BRK = "\x1e\x1f"
 
 
 def _split_ifs(val: str, ifs: str) -> list:

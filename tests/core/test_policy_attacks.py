@@ -756,6 +756,15 @@ CASES = [
     ('terminal', 'hdparm -I /dev/sda', L),
     ('terminal', 'nvme list', L),
     ('terminal', 'dmsetup ls', L),
+    # $IFS / ${IFS} unquoted (default IFS) breaks words like a space
+    ('terminal', 'rm${IFS}-rf${IFS}/', C),
+    ('terminal', 'rm$IFS-rf$IFS/', C),
+    ('terminal', 'sudo${IFS}rm${IFS}-rf${IFS}~', C),
+    ('terminal', 'rm -rf ${IFS}/etc${IFS}', C),
+    ('terminal', 'cat${IFS}.env', M),
+    ('terminal', 'X=" /etc "; rm -rf x${X}y', C),
+    ('terminal', 'echo${IFS}hi', S),
+    ('terminal', 'echo "a${IFS}b"', S),
 ]
 
 
