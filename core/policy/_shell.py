@@ -1718,6 +1718,18 @@ def h_git(r, prog, args, metas, ctx, acc, stdin):
         remote = o.pos[0] if o.pos else ""
         if remote in T.PROD_REMOTES:
             acc.add(H, "shell.git.push.production", f"git push to the production remote {remote}")
+        # deleting remote branches: `-d`/`--delete REF…`, or a refspec with an empty source (`:REF`)
+        delete_all = "d" in o.flags or "--delete" in o.longs
+        for ref in o.pos[1:]:
+            if delete_all or (ref.startswith(":") and len(ref) > 1):
+                name = ref.split(":", 1)[-1] if ":" in ref else ref
+                name = name.removeprefix("refs/heads/").removeprefix("refs/tags/")
+                if name in T.PROTECTED_BRANCHES or MARK in name:
+                    acc.add(H, "shell.git.push.delete_main", f"deletes the branch {_show(name)} on the remote "
+                                                             f"{_show(remote)}")
+                else:
+                    acc.add(M, "shell.git.push.delete", f"deletes the branch {_show(name)} on the remote "
+                                                        f"{_show(remote)}")
         acc.add(M, "shell.git.push", "git push")
         return OTHER
     if sub == "reset":
@@ -2081,8 +2093,22 @@ def h_ansible(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def _secret_var_in_url(prog, args, metas, o, acc) -> None:
+    """A variable with a secret name (``$AWS_SECRET_ACCESS_KEY``) in a URL operand sends its value to the server,
+    as ``curl -d "$SECRET"`` does: MEDIUM (sends data). Headers (``-H "Authorization: Bearer $TOKEN"``) are not
+    URLs and stay as they are."""
+    if not o.pos or len(metas) != len(args):
+        return
+    pos = set(o.pos)
+    for a, m in zip(args, metas, strict=True):
+        if m is not None and m[1] and a in pos:
+            acc.add(M, "shell.http.secret_var", f"{prog} sends the value of a secret variable in the URL")
+            return
+
+
 def h_curl(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, T.CURL_OPTS_WITH_ARG, T.CURL_LONG_WITH_ARG)
+    _secret_var_in_url(prog, args, metas, o, acc)
     method = (_first(o, "X", "--request") or "").upper()
     sends = False
     for ch in ("d", "F", "T"):
@@ -2117,6 +2143,7 @@ def h_curl(r, prog, args, metas, ctx, acc, stdin):
 
 def h_wget(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, T.WGET_OPTS_WITH_ARG, T.WGET_LONG_WITH_ARG)
+    _secret_var_in_url(prog, args, metas, o, acc)
     method = (o.long("--method") or "").upper()
     for nm in ("--post-file", "--body-file"):
         v = o.long(nm)

@@ -231,6 +231,10 @@ HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DEL
 HTTP_METHOD_TIERS = {"GET": S, "HEAD": S, "OPTIONS": S, "POST": M, "PUT": M, "PATCH": M, "DELETE": H}
 PROD_WORDS = frozenset(("prod", "production", "prd", "live"))
 PROD_REMOTES = frozenset(("heroku", "production", "prod"))
+#: branches whose deletion on a remote (``git push -d origin main``, ``git push origin :main``) is HIGH; other
+#: remote branch deletions are MEDIUM like any push
+PROTECTED_BRANCHES = frozenset(("main", "master", "production", "prod", "trunk", "release", "stable", "develop",
+                                "live", "gh-pages"))
 DEPLOY_TOOLS = {
     # program: subcommands that deploy (empty tuple: the program itself deploys)
     "flyctl": ("deploy", "release"), "fly": ("deploy", "release"), "vercel": (), "netlify": ("deploy",),
