@@ -327,6 +327,10 @@ class ShellReader:
                     end, inputs = feeds[k]
                     fed.append((end, self._redirects(inputs, ctx, acc, None)))
                 feed = fed[-1][1] if fed else None
+                if fed and k == fed[-1][0] and not pipe and op != "|":
+                    # the loop's `done`: its input was read at the loop's start (not read twice)
+                    out = self._loop_end(node, feed, ctx, acc)
+                    continue
             pipe.append(node)
             if op == "|":
                 continue
@@ -335,6 +339,18 @@ class ShellReader:
         if pipe:
             out = self.run_pipeline(pipe, ctx, acc, feed)
         return out
+
+    def _loop_end(self, node: Simple, stdin, ctx: Ctx, acc: Acc):
+        """``done < file > out``: the input (read already, ``stdin``) is a read by the loop; other redirects
+        are checked as usual."""
+        budget = ctx.budget
+        budget[0] -= 1
+        rest = [rd for rd in node.redirs if rd.op not in ("<", "<<<", "<<", "<<-")]
+        if rest:
+            self._redirects(rest, ctx, acc, None)
+        if type(stdin) is tuple and stdin[0] == "file":
+            self.read_secret_check("the loop", [stdin[1]], ctx, acc)
+        return None
 
     def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc, stdin=None):
         for node in nodes:
