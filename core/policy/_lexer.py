@@ -68,6 +68,10 @@ _PLAIN_END = frozenset(";&|\n)")
 _SKIP_WORDS = frozenset(("if", "then", "elif", "else", "do", "while", "until", "!", "fi", "done", "esac"))
 _SPECIAL_FIRST = frozenset(("{", "}", "for", "select", "case", "function", "[[", "((", "in"))
 
+#: ``Simple.loop`` marks
+LOOP_HEAD = 1
+LOOP_END = 2
+
 # Word parts
 LIT = 0  # (LIT, text)
 VAR = 1  # (VAR, name, quoted)
@@ -115,11 +119,15 @@ class Redirect:
 
 
 class Simple:
-    """A simple command: prefix assignments, words and redirects; ``start``/``end`` index the text."""
+    """A simple command: prefix assignments, words and redirects; ``start``/``end`` index the text.
 
-    __slots__ = ("assigns", "words", "redirs", "start", "end", "test", "plain")
+    ``loop`` marks the ends of ``while``/``until``/``for`` loops: :data:`LOOP_HEAD` on the first command after
+    ``while``/``until``, :data:`LOOP_END` on ``done`` (a command without words, holding the loop's redirects:
+    ``done < file`` feeds the whole loop)."""
 
-    def __init__(self, assigns, words, redirs, start, end, test=False, plain=False):
+    __slots__ = ("assigns", "words", "redirs", "start", "end", "test", "plain", "loop")
+
+    def __init__(self, assigns, words, redirs, start, end, test=False, plain=False, loop=0):
         self.assigns = assigns
         self.words = words
         self.redirs = redirs
@@ -127,6 +135,7 @@ class Simple:
         self.end = end
         self.test = test
         self.plain = plain
+        self.loop = loop
 
 
 class Group:
@@ -362,6 +371,7 @@ class Parser:
         words: list = []
         redirs: list = []
         work = self.work
+        loop = 0
         while True:
             m = _SPACES.match(s, self.i)
             if m:
@@ -426,6 +436,10 @@ class Parser:
                     if lit in _SKIP_WORDS:
                         if lit == "esac" and self.case_depth:
                             self.case_depth -= 1
+                        elif lit == "while" or lit == "until":
+                            loop = LOOP_HEAD
+                        elif lit == "done":
+                            loop = LOOP_END
                         continue
                     if lit == "{":
                         if self.depth >= MAX_DEPTH:
@@ -468,8 +482,8 @@ class Parser:
                         continue
             words.append(w)
         if not words and not assigns and not redirs:
-            return None
-        return Simple(assigns, words, redirs, start, self.i)
+            return Simple([], [], [], start, self.i, loop=loop) if loop == LOOP_END else None
+        return Simple(assigns, words, redirs, start, self.i, loop=loop)
 
     def _at_word_start(self, i: int) -> bool:
         return i == 0 or self.s[i - 1] in " \t\n;&|(<>"

@@ -11,7 +11,18 @@ from itertools import repeat
 
 from core.policy import _paths as P
 from core.policy import _tables as T
-from core.policy._lexer import LIT, VAR, ForLoop, FuncDef, Group, Parser, Simple, new_budget
+from core.policy._lexer import (
+    LIT,
+    LOOP_END,
+    LOOP_HEAD,
+    VAR,
+    ForLoop,
+    FuncDef,
+    Group,
+    Parser,
+    Simple,
+    new_budget,
+)
 from core.policy._overflow import scan_overflow
 from core.policy._pycode import scan_code
 from core.policy._sql import classify_sql, sql_shell_commands
@@ -303,20 +314,45 @@ class ShellReader:
     def run_script(self, script: list, ctx: Ctx, acc: Acc):
         out = None
         pipe: list = []
-        for node, op in script:
+        feeds = _loop_inputs(script)
+        fed: list = []  # loops being read with their input (``while read l; do …; done < file``): (end, input)
+        feed = None
+        for k, (node, op) in enumerate(script):
             if acc.tier >= 4:
                 return out  # CRITICAL is final: nothing later can change the verdict or its reason
+            if feeds is not None:
+                while fed and k > fed[-1][0]:
+                    fed.pop()
+                if k in feeds:
+                    end, inputs = feeds[k]
+                    fed.append((end, self._redirects(inputs, ctx, acc, None)))
+                feed = fed[-1][1] if fed else None
+                if fed and k == fed[-1][0] and not pipe and op != "|":
+                    # the loop's `done`: its input was read at the loop's start (not read twice)
+                    out = self._loop_end(node, feed, ctx, acc)
+                    continue
             pipe.append(node)
             if op == "|":
                 continue
-            out = self.run_pipeline(pipe, ctx, acc)
+            out = self.run_pipeline(pipe, ctx, acc, feed)
             pipe = []
         if pipe:
-            out = self.run_pipeline(pipe, ctx, acc)
+            out = self.run_pipeline(pipe, ctx, acc, feed)
         return out
 
-    def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc):
-        stdin = None
+    def _loop_end(self, node: Simple, stdin, ctx: Ctx, acc: Acc):
+        """``done < file > out``: the input (read already, ``stdin``) is a read by the loop; other redirects
+        are checked as usual."""
+        budget = ctx.budget
+        budget[0] -= 1
+        rest = [rd for rd in node.redirs if rd.op not in ("<", "<<<", "<<", "<<-")]
+        if rest:
+            self._redirects(rest, ctx, acc, None)
+        if type(stdin) is tuple and stdin[0] == "file":
+            self.read_secret_check("the loop", [stdin[1]], ctx, acc)
+        return None
+
+    def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc, stdin=None):
         for node in nodes:
             stdin = self.run_node(node, ctx, acc, stdin)
         return stdin
@@ -359,6 +395,8 @@ class ShellReader:
                 return "~"
             if name == "PWD":
                 return ctx.cwd or "."
+            if name == "IFS":
+                return " \t\n"  # the default: unquoted, it breaks words like a space
             if name in ("USER", "LOGNAME") and ctx.user:
                 return ctx.user
             return MARK
@@ -376,6 +414,7 @@ class ShellReader:
             return [lit], None
         pick = pick or {}
         fields = [""]
+        breaks = False
         sub_out = None
         sub_prog = None
         secret = False
@@ -401,11 +440,12 @@ class ShellReader:
                     ifs = ctx.env.get("IFS")
                     if not isinstance(ifs, str) or MARK in ifs:
                         ifs = " \t\n"
-                    if any(ch in val for ch in ifs):
-                        pieces = _split_ifs(val, ifs)
-                        if pieces:
-                            fields[-1] += pieces[0]
-                            fields.extend(pieces[1:])
+                    if val and any(ch in val for ch in ifs):
+                        # split into fields; a separator at either end breaks the word there too
+                        # (`rm${IFS}-rf${IFS}/` is `rm -rf /`): marked, and the fields cut at the end
+                        breaks = True
+                        fields[-1] += (_BRK if val[0] in ifs else "") + _BRK.join(_split_ifs(val, ifs)) + (
+                            _BRK if val[-1] in ifs else "")
                     else:
                         fields[-1] += val
             else:  # SUB
@@ -426,6 +466,8 @@ class ShellReader:
                 else:
                     fields[-1] += MARK
                     sub_out = out
+        if breaks:
+            fields = [f for field in fields for f in field.split(_BRK) if f]
         if not word.quoted and fields == [""]:
             fields = []
         if sub_out is None and not secret and sub_prog is None:
@@ -468,6 +510,10 @@ class ShellReader:
         if node.redirs:
             stdin = self._redirects(node.redirs, ctx, acc, stdin)
         if not node.words:
+            if type(stdin) is tuple and stdin[0] == "file" and any(rd.op == "<" for rd in node.redirs):
+                # `$(< file)` is `$(cat file)`; `done < file` feeds a loop (its commands were read with it)
+                self.read_secret_check("the loop" if node.loop == LOOP_END else "`<`", [stdin[1]], ctx, acc)
+                return SECRET if self._is_secret_path(stdin[1], ctx) else OTHER
             return None
         if node.plain:
             # literal words only (no assignments, redirects, quotes or expansions): without braces to expand,
@@ -907,7 +953,11 @@ class ShellReader:
                 ctx.env[str(k + 1)] = v
             ctx.env["@"] = ctx.env["*"] = " ".join(pos[:64])
             return None
+        if prog in ("mapfile", "readarray"):
+            return h_mapfile(self, prog, args, metas, ctx, acc, stdin)
         if prog == "read":
+            if type(stdin) is tuple and stdin[0] == "file":
+                self.read_secret_check(prog, [stdin[1]], ctx, acc)
             names = [a for a in args if not a.startswith("-")]
             line = None
             if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
@@ -1074,6 +1124,10 @@ def _cap_args(argv: list, metas: list, acc: Acc):
     return list(keep), list(keep.values())
 
 
+#: marks a word break from an unquoted expansion inside a word (cut into fields at the end of the word)
+_BRK = "\x1e\x1f"
+
+
 def _split_ifs(val: str, ifs: str) -> list:
     out = []
     cur = ""
@@ -1087,6 +1141,25 @@ def _split_ifs(val: str, ifs: str) -> list:
     if cur:
         out.append(cur)
     return out
+
+
+def _loop_inputs(script: list) -> dict | None:
+    """Loops of ``script`` whose ``done`` redirects their input (``while read l; do …; done < file``): the index
+    of each loop's first command -> (the index of its ``done``, the input redirects). None when there are none."""
+    heads: list = []
+    found = None
+    for k, (node, _op) in enumerate(script):
+        t = type(node)
+        if t is ForLoop or (t is Simple and node.loop == LOOP_HEAD):
+            heads.append(k)
+        elif t is Simple and node.loop == LOOP_END and heads:
+            start = heads.pop()
+            inputs = [r for r in node.redirs if r.op in ("<", "<<<", "<<", "<<-")]
+            if inputs:
+                if found is None:
+                    found = {}
+                found[start] = (k, inputs)
+    return found
 
 
 def _first_prog(script: list):
@@ -1122,6 +1195,23 @@ def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
 
 # =============================================================================== handlers
 # signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
+
+
+def h_mapfile(r, prog, args, metas, ctx, acc, stdin):
+    """``mapfile``/``readarray [-C callback] [ARRAY] < file``: lines of the input into an array (secret when the
+    input is); the callback runs as a command for every few lines."""
+    o = getopts(args, short_arg=frozenset("dnOsucC"))
+    for cb in o.vals.get("C", ()):
+        r.run_text(cb, ctx, acc)
+    name = o.pos[-1] if o.pos else "MAPFILE"
+    ctx.env[name] = MARK
+    if type(stdin) is tuple and stdin[0] == "file":
+        r.read_secret_check(prog, [stdin[1]], ctx, acc)
+        if r._is_secret_path(stdin[1], ctx):
+            ctx.tainted.add(name)
+    elif stdin == SECRET:
+        ctx.tainted.add(name)
+    return None
 
 
 def h_rm(r, prog, args, metas, ctx, acc, stdin):
@@ -1398,6 +1488,35 @@ def h_blkdiscard(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_disk_erase(r, prog, args, metas, ctx, acc, stdin):
+    """Disk tools that erase a device with some options or subcommands (table ``DISK_ERASERS``):
+    ``hdparm --security-erase``, ``nvme format``, ``badblocks -w``, ``cryptsetup luksFormat`` …"""
+    with_arg, uses = T.DISK_ERASERS[prog]
+    o = getopts(args, frozenset(with_arg))
+    best = None
+    for use, tier in uses.items():
+        if use == "":
+            hit = True
+        elif use.startswith("--"):
+            hit = use in o.longs
+        elif use.startswith("-"):
+            hit = use[1] in o.flags
+        else:
+            hit = bool(o.pos) and o.pos[0] == use
+        if hit and (best is None or tier > best[1]):
+            best = (use, tier)
+    if best is None:
+        acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+        return OTHER
+    use, tier = best
+    what = f"{prog} {use}".rstrip()
+    if tier >= C:
+        acc.add(tier, "shell.disk_erase", f"{what} erases a disk")
+    else:
+        acc.add(tier, "shell.disk_erase", f"{what} removes or damages a disk's data or mappings")
+    return OTHER
+
+
 def h_shred(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("ns"), frozenset(("--iterations", "--size", "--random-source")))
     for t in o.pos:
@@ -1615,6 +1734,18 @@ def h_git(r, prog, args, metas, ctx, acc, stdin):
         remote = o.pos[0] if o.pos else ""
         if remote in T.PROD_REMOTES:
             acc.add(H, "shell.git.push.production", f"git push to the production remote {remote}")
+        # deleting remote branches: `-d`/`--delete REF…`, or a refspec with an empty source (`:REF`)
+        delete_all = "d" in o.flags or "--delete" in o.longs
+        for ref in o.pos[1:]:
+            if delete_all or (ref.startswith(":") and len(ref) > 1):
+                name = ref.split(":", 1)[-1] if ":" in ref else ref
+                name = name.removeprefix("refs/heads/").removeprefix("refs/tags/")
+                if name in T.PROTECTED_BRANCHES or MARK in name:
+                    acc.add(H, "shell.git.push.delete_main", f"deletes the branch {_show(name)} on the remote "
+                                                             f"{_show(remote)}")
+                else:
+                    acc.add(M, "shell.git.push.delete", f"deletes the branch {_show(name)} on the remote "
+                                                        f"{_show(remote)}")
         acc.add(M, "shell.git.push", "git push")
         return OTHER
     if sub == "reset":
@@ -1978,8 +2109,22 @@ def h_ansible(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def _secret_var_in_url(prog, args, metas, o, acc) -> None:
+    """A variable with a secret name (``$AWS_SECRET_ACCESS_KEY``) in a URL operand sends its value to the server,
+    as ``curl -d "$SECRET"`` does: MEDIUM (sends data). Headers (``-H "Authorization: Bearer $TOKEN"``) are not
+    URLs and stay as they are."""
+    if not o.pos or len(metas) != len(args):
+        return
+    pos = set(o.pos)
+    for a, m in zip(args, metas, strict=True):
+        if m is not None and m[1] and a in pos:
+            acc.add(M, "shell.http.secret_var", f"{prog} sends the value of a secret variable in the URL")
+            return
+
+
 def h_curl(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, T.CURL_OPTS_WITH_ARG, T.CURL_LONG_WITH_ARG)
+    _secret_var_in_url(prog, args, metas, o, acc)
     method = (_first(o, "X", "--request") or "").upper()
     sends = False
     for ch in ("d", "F", "T"):
@@ -2014,6 +2159,7 @@ def h_curl(r, prog, args, metas, ctx, acc, stdin):
 
 def h_wget(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, T.WGET_OPTS_WITH_ARG, T.WGET_LONG_WITH_ARG)
+    _secret_var_in_url(prog, args, metas, o, acc)
     method = (o.long("--method") or "").upper()
     for nm in ("--post-file", "--body-file"):
         v = o.long(nm)
@@ -3174,6 +3320,154 @@ def h_watch(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_script(r, prog, args, metas, ctx, acc, stdin):
+    """``script [-c CMD] [FILE [CMD …]]`` records a terminal session to FILE; ``-c CMD`` (and, in the BSD
+    spelling, the words after FILE) is a command it runs, read like ``sh -c``."""
+    o = getopts(args, frozenset("cTBIOEmo"), frozenset(("--command", "--log-timing", "--log-io", "--log-in",
+                                                          "--log-out", "--echo", "--logging-format",
+                                                          "--output-limit")))
+    cmd = _first(o, "c", "--command")
+    logs = [v for ch in "TBIO" for v in o.vals.get(ch, ())]
+    logs += [v for nm in ("--log-timing", "--log-io", "--log-in", "--log-out")
+             if isinstance(v := o.longs.get(nm), str)]
+    for f in (o.pos[:1] or ["typescript"]) + logs:
+        r.write_path(f, ctx, acc, "record the session to")
+    if cmd is not None:
+        acc.add(M, "shell.inline", f"{prog} -c (runs a command)")
+        r.run_text(cmd, ctx, acc)
+    if len(o.pos) > 1:
+        # BSD: script [-aq] FILE CMD …, the command's own options not read as script's
+        words = getopts(args, frozenset("t"), stop_at_pos=True).pos[1:]
+        acc.add(M, "shell.inline", f"{prog} runs a command")
+        r.run_argv(words, [None] * len(words), ctx, acc, None)
+    return OTHER
+
+
+def _typed_text(keys: list, names: dict) -> str:
+    """Keys typed into a terminal (``tmux send-keys``): key names read as the characters they type, Enter as a
+    line break; other key names (``C-c``, ``Up``) type nothing."""
+    out = []
+    for k in keys:
+        if k in T.TMUX_ENTER_KEYS:
+            out.append("\n")
+        elif k in names:
+            out.append(names[k])
+        elif len(k) > 1 and (k[:2] in ("C-", "M-", "S-") or k[0] == "^" or k in _SILENT_KEYS):
+            continue
+        else:
+            out.append(k)
+    return "".join(out)
+
+
+_KEY_NAMES = {"Space": " ", "Tab": "\t"}
+_SILENT_KEYS = frozenset(("Up", "Down", "Left", "Right", "BSpace", "BTab", "DC", "Delete", "End", "Escape", "Home",
+                          "IC", "Insert", "NPage", "PageDown", "PgDn", "PPage", "PageUp", "PgUp") +
+                         tuple(f"F{k}" for k in range(1, 13)))
+
+
+def h_tmux(r, prog, args, metas, ctx, acc, stdin):
+    """``tmux [-c CMD] COMMAND …``: the commands that start a shell command (``new-session``, ``split-window``,
+    ``run-shell`` …, table ``TMUX_RUNS``) and ``send-keys`` (keys typed into a pane) are read like ``sh -c``."""
+    acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-") and len(args[i]) > 1:
+        a = args[i]
+        i += 1
+        if a == "--":
+            break
+        for j, ch in enumerate(a[1:], 1):
+            if ch in "cfLST":
+                v = a[j + 1:]
+                if not v and i < n:
+                    v, i = args[i], i + 1
+                if ch == "c":
+                    acc.add(M, "shell.inline", f"{prog} -c (runs a command)")
+                    r.run_text(v, ctx, acc)
+                break
+    # a command sequence: COMMAND … ; COMMAND … (`\;` in the shell)
+    cmds: list = [[]]
+    for a in args[i:]:
+        if a == ";":
+            cmds.append([])
+        elif a.endswith(";") and not a.endswith("\\;") and len(a) > 1:
+            cmds[-1].append(a[:-1])
+            cmds.append([])
+        else:
+            cmds[-1].append(a)
+    for cmd in cmds[:32]:
+        if not cmd:
+            continue
+        name, rest = cmd[0], cmd[1:]
+        with_arg = T.TMUX_RUNS.get(name)
+        if with_arg is not None:
+            o = getopts(rest, frozenset(with_arg), stop_at_pos=True)
+            if not o.pos or ("C" in o.flags and name in ("run-shell", "run")):
+                continue
+            acc.add(M, "shell.inline", f"{prog} {name} runs a command")
+            if len(o.pos) == 1 or name in ("if-shell", "if"):
+                r.run_text(o.pos[0], ctx, acc)
+            else:
+                r.run_argv(o.pos, [None] * len(o.pos), ctx, acc, None)
+        elif name in T.TMUX_TYPES:
+            o = getopts(rest, frozenset("cNt"), stop_at_pos=True)
+            if "X" in o.flags or not o.pos:
+                continue
+            text = _typed_text(o.pos, {} if "l" in o.flags else _KEY_NAMES)
+            if text.strip():
+                acc.add(M, "shell.typed", f"{prog} {name} types a command into a terminal")
+                r.run_text(text, ctx, acc)
+    return OTHER
+
+
+def h_screen(r, prog, args, metas, ctx, acc, stdin):
+    """``screen [-dmS NAME] CMD …`` runs CMD in a new session; ``screen -X stuff TEXT`` types TEXT into one and
+    ``-X exec``/``-X screen CMD`` run CMD: read like ``sh -c``. ``screen -ls``, ``-r`` … run nothing."""
+    acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+    i, n = 0, len(args)
+    xcmd = None
+    flags: set = set()
+    while i < n:
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        i += 1
+        if a in ("-ls", "-list", "-wipe", "-version", "-Logfile", "-logfile"):
+            if a in ("-Logfile", "-logfile") and i < n:
+                r.write_path(args[i], ctx, acc, "record the session to")
+                i += 1
+            continue
+        for j, ch in enumerate(a[1:], 1):
+            flags.add(ch)
+            if ch in "SceEhpTtsX":
+                v = a[j + 1:]
+                if not v and i < n:
+                    v, i = args[i], i + 1
+                if ch == "X":
+                    xcmd = v
+                break
+    rest = args[i:]
+    if xcmd is not None:
+        words = xcmd.split() + rest
+        if words and words[0] == "stuff":
+            text = " ".join(words[1:]).replace("\\r", "\n").replace("\\n", "\n").replace("^M", "\n")
+            if text.strip():
+                acc.add(M, "shell.typed", f"{prog} -X stuff types a command into a terminal")
+                r.run_text(text, ctx, acc)
+        elif len(words) > 1 and words[0] in ("exec", "screen"):
+            acc.add(M, "shell.inline", f"{prog} -X {words[0]} runs a command")
+            r.run_argv(words[1:], [None] * (len(words) - 1), ctx, acc, None)
+        return OTHER
+    if rest and "m" not in flags and not flags.isdisjoint("rxRDd"):
+        return OTHER  # -r/-x/-d SESSION: attaches to (or detaches) a session, runs nothing
+    if rest:
+        acc.add(M, "shell.inline", f"{prog} runs a command")
+        r.run_argv(rest, metas[i:] if len(metas) >= n else [None] * len(rest), ctx, acc, None)
+    return OTHER
+
+
 def h_su(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("csgG"), frozenset(("--command", "--shell", "--group")))
     acc.add(M, "shell.su", "su (switches user)")
@@ -3323,6 +3617,8 @@ def _build_handlers() -> dict:
             h[p] = h_partition
     h["parted"] = h_parted
     h["blkdiscard"] = h_blkdiscard
+    for p in T.DISK_ERASERS:
+        h[p] = h_disk_erase
     h["shred"] = h_shred
     for p in T.POWER_PROGRAMS:
         h[p] = h_power
@@ -3396,6 +3692,9 @@ def _build_handlers() -> dict:
     for p in ("at", "batch", "atq"):
         h[p] = h_at
     h["watch"] = h_watch
+    h["script"] = h_script
+    h["tmux"] = h_tmux
+    h["screen"] = h_screen
     h["su"] = h_su
     h["xargs"] = h_xargs
     h["parallel"] = h_xargs

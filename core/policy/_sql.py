@@ -69,10 +69,49 @@ def split_statements(sql: str) -> list[list[str]]:
     return list(iter_statements(sql))
 
 
+def open_executable_comments(sql: str) -> str:
+    """MySQL and MariaDB run the body of ``/*! … */``, ``/*!50000 … */`` and ``/*M!100100 … */`` comments as SQL:
+    the markers are dropped so the body is read as statements (other comments stay comments). Linear; an
+    unclosed one runs to the end of the text; a marker inside a string literal is opened too (fail closed)."""
+    if "/*" not in sql or ("/*!" not in sql and "/*M!" not in sql):
+        return sql
+    out: list[str] = []
+    i, n = 0, len(sql)
+    while i < n:
+        j = sql.find("/*", i)
+        if j < 0:
+            out.append(sql[i:])
+            break
+        k = j + 2
+        if sql.startswith("M!", k):
+            k += 2
+        elif sql.startswith("!", k):
+            k += 1
+        else:  # not a marker; left as it is (a marker inside a string or a comment is opened too: fail closed)
+            out.append(sql[i:k])
+            i = k
+            continue
+        out.append(sql[i:j])
+        out.append(" ")
+        d = k
+        while d < n and d - k < 6 and sql[d].isdigit():
+            d += 1
+        e = sql.find("*/", d)
+        if e < 0:
+            out.append(sql[d:])
+            break
+        out.append(sql[d:e])
+        out.append(" ")
+        i = e + 2
+    return "".join(out)
+
+
 def iter_statements(sql: str, backslash: bool = True):
     """The statements of :func:`split_statements`, one at a time (the caller may stop early).
     ``backslash``: a backslash escapes a quote inside '…' (MySQL); False reads it as standard SQL and
-    PostgreSQL do (a backslash is an ordinary character, ``'a\\'`` is the whole literal)."""
+    PostgreSQL do (a backslash is an ordinary character, ``'a\\'`` is the whole literal). MySQL executable
+    comments (``/*!50000 … */``) are read as SQL."""
+    sql = open_executable_comments(sql)
     cur: list[str] = []
     depth = 0
     i, n = 0, len(sql)

@@ -54,7 +54,7 @@ READ_ONLY = frozenset((
     "figlet", "bc", "dc", "units", "factor", "shuf", "namei", "findmnt", "df",
     "arp", "showmount", "rpcinfo", "git-status", "delta", "diff3",
     "sdiff", "wdiff", "difft", "tail", "multitail", "lnav", "ccze",
-    "echo", "read", "wait", "true", "false", "cd", "pushd", "popd", "dirs", "let", "shift", "return", "exit",
+    "echo", "read", "mapfile", "readarray", "wait", "true", "false", "cd", "pushd", "popd", "dirs", "let", "shift", "return", "exit",
     "break", "continue", "unset", "set", "export", "declare", "typeset", "local", "readonly", "trap", "umask",
     "ulimit", "times", "caller", "compgen", "complete", "bind", "disown", "fg", "bg", "getopts",
 ))
@@ -65,6 +65,19 @@ CONTENT_READERS = frozenset((
     "gawk", "mawk", "nawk", "sed", "zcat", "zless", "view", "vim", "vi", "nano", "emacs", "code", "diff", "cmp",
     "comm", "paste", "column", "pr", "fold", "fmt", "iconv", "source", ".", "openssl",
 ))
+#: terminal multiplexers and recorders that run a command string (read like ``sh -c``): tmux commands whose
+#: trailing arguments are a shell command (long and short names) -> their options that take a value; the
+#: commands that type keys into a pane; the key names that press Enter
+_TMUX_NEW = "cefFnstxy"
+TMUX_RUNS: dict[str, str] = {
+    "new-session": _TMUX_NEW, "new": _TMUX_NEW, "new-window": "ceFnt", "neww": "ceFnt",
+    "split-window": "celtF", "splitw": "celtF", "respawn-pane": "cet", "respawnp": "cet",
+    "respawn-window": "cet", "respawnw": "cet", "run-shell": "cdt", "run": "cdt", "if-shell": "t", "if": "t",
+    "pipe-pane": "t", "pipep": "t", "display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy",
+}
+TMUX_TYPES = frozenset(("send-keys", "send"))
+TMUX_ENTER_KEYS = frozenset(("Enter", "C-m", "KPEnter", "C-j", "^M", "^J"))
+
 #: wrappers looked through: options taking an argument, number of leading operands to skip, tier floor
 WRAPPERS: dict[str, tuple[frozenset, int, Tier]] = {
     "sudo": (frozenset("ugpChDTURr") | {"--user", "--group", "--prompt", "--close-from", "--host", "--chdir",
@@ -159,6 +172,20 @@ ENV_SETUP_TOOLS = frozenset(("ssh-agent", "pyenv", "rbenv", "nodenv", "direnv", 
                              "kubectl", "helm", "gh", "rustup", "pdm", "uv", "zellij", "tmuxinator"))
 POWER_PROGRAMS = frozenset(("shutdown", "reboot", "halt", "poweroff"))
 DISK_WIPERS = frozenset(("blkdiscard",))
+#: disk tools that erase a device with some options or subcommands, like ``blkdiscard``: program -> (its short
+#: options that take a value, {option (``-w``, ``--x``) or subcommand (first operand; "" for any use): tier}).
+#: Other uses keep the default (not known to be read-only: LOW); ``badblocks -n`` (non-destructive) and
+#: ``hdparm -I`` stay LOW. (``cryptsetup luksFormat``, ``mdadm --zero-superblock``: see the mount tools.)
+DISK_ERASERS: dict[str, tuple[str, dict[str, Tier]]] = {
+    "hdparm": ("", {"--security-erase": C, "--security-erase-enhanced": C, "--trim-sector-ranges": C,
+                    "--trim-sector-ranges-stdin": C, "--write-sector": C, "--make-bad-sector": H,
+                    "--dco-restore": H, "--security-set-pass": H}),
+    "badblocks": ("bcdeioptT", {"-w": C}),
+    "nvme": ("", {"format": C, "sanitize": C, "write-zeroes": C, "ns-delete": C, "delete-ns": C}),
+    "sg_format": ("", {"": C}),
+    "sg_sanitize": ("", {"": C}),
+    "dmsetup": ("ujmn", {"remove_all": H, "remove": H, "wipe_table": H}),
+}
 PARTITIONERS = frozenset(("fdisk", "gdisk", "cfdisk", "sfdisk", "parted", "cgdisk", "sgdisk", "partprobe_w"))
 #: parted options that take a value (``-a optimal``); the rest (``-s``, ``-m``, ``-f``) take none
 PARTED_OPTS_WITH_ARG = frozenset(("-a", "--align"))
@@ -204,6 +231,10 @@ HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DEL
 HTTP_METHOD_TIERS = {"GET": S, "HEAD": S, "OPTIONS": S, "POST": M, "PUT": M, "PATCH": M, "DELETE": H}
 PROD_WORDS = frozenset(("prod", "production", "prd", "live"))
 PROD_REMOTES = frozenset(("heroku", "production", "prod"))
+#: branches whose deletion on a remote (``git push -d origin main``, ``git push origin :main``) is HIGH; other
+#: remote branch deletions are MEDIUM like any push
+PROTECTED_BRANCHES = frozenset(("main", "master", "production", "prod", "trunk", "release", "stable", "develop",
+                                "live", "gh-pages"))
 DEPLOY_TOOLS = {
     # program: subcommands that deploy (empty tuple: the program itself deploys)
     "flyctl": ("deploy", "release"), "fly": ("deploy", "release"), "vercel": (), "netlify": ("deploy",),

@@ -83,3 +83,25 @@ def test_sql_from_input_and_files(command: str, expected: Tier) -> None:
 ])
 def test_exec_of_effect_functions(sql: str, expected: Tier) -> None:
     assert classify_sql(sql)[0] is expected, classify_sql(sql)
+
+
+# MySQL/MariaDB executable comments: the server runs their bodies, so they are read as SQL
+@pytest.mark.parametrize(("sql", "expected"), [
+    ("/*!50000 DROP TABLE t */", H), ("/*! DROP TABLE t */", H), ("/*!DROP TABLE t*/", H),
+    ("SELECT 1; /*!40101 TRUNCATE t */", H), ("/*M!100100 DROP TABLE t */", H), ("/*!50000 DROP TABLE t", H),
+    ("SELECT '/*'; /*!50000 DROP TABLE t */", H), ("/*!50000 DELETE FROM t WHERE id = 2 */", M),
+    ("/* DROP TABLE t */", S), ("SELECT 1 /* DROP TABLE t */", S), ("/*+ no hint DROP TABLE t */ SELECT 1", S),
+    ("SELECT /*!40001 SQL_NO_CACHE */ * FROM t", S), ("/*!40101 SET NAMES utf8 */", S),
+])
+def test_mysql_executable_comments(sql: str, expected: Tier) -> None:
+    assert classify_sql(sql)[0] is expected
+
+
+@pytest.mark.parametrize(("action", "command", "expected"), [
+    ("terminal", 'mysql -e "/*!50000 DROP TABLE t */"', H),
+    ("terminal", "mariadb -e '/*M!100100 DROP DATABASE prod */'", H),
+    ("terminal", 'mysql -e "/* DROP TABLE t */"', S),
+    ("exec_sql", "/*! TRUNCATE t */", H),
+])
+def test_mysql_executable_comments_in_commands(action: str, command: str, expected: Tier) -> None:
+    assert classify(action, command).tier is expected, classify(action, command)
