@@ -2308,9 +2308,11 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
     script = None
     script_meta = None
     cmd_flag = False
+    stdin_flag = False  # -s (or a lone -): the script is read from stdin, the operands are its arguments
     while i < n:
         a = args[i]
         if a == "--" or a == "-":
+            stdin_flag = stdin_flag or a == "-"
             i += 1
             break
         if a in ("-o", "+o", "--rcfile", "--init-file", "-O", "+O"):
@@ -2325,6 +2327,8 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
         if (a.startswith("-") or a.startswith("+")) and len(a) > 1 and not a.startswith("--"):
             if "c" in a[1:]:
                 cmd_flag = True
+            if a[0] == "-" and "s" in a[1:] and prog not in ("pwsh", "powershell"):
+                stdin_flag = True
             i += 1
             continue
         if a.startswith("--"):
@@ -2349,6 +2353,8 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
             _positional_params(c, rest[1:])
             r.run_text(script, c, acc)
         return OTHER
+    if stdin_flag:
+        return _stdin_script(r, prog, stdin, ctx, acc)
     if rest:
         f = rest[0]
         meta = rmetas[0] if rmetas else None

@@ -369,6 +369,39 @@ def _effects(toks: list[str], verb: str):
     return best
 
 
+_CTE_VERBS = frozenset(("insert", "update", "delete", "merge"))
+
+
+def _modifying_ctes(toks: list[str]) -> list[list[str]]:
+    """The token lists of the data-modifying statements in parentheses of a WITH statement."""
+    out = []
+    k, n = 0, len(toks)
+    while k < n - 1:
+        if toks[k] == "(" and toks[k + 1] in _CTE_VERBS:
+            depth, j = 0, k
+            while j < n:
+                if toks[j] == "(":
+                    depth += 1
+                elif toks[j] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            out.append(toks[k + 1:j])
+            k = j
+        k += 1
+    return out
+
+
+def _without_ctes(toks: list[str]) -> list[str]:
+    """A WITH statement's final statement (the tokens after its CTE list), or SELECT when there is none."""
+    top = _top_level(toks[1:])
+    for k, t in enumerate(top):
+        if t in ("select", "insert", "update", "delete", "merge"):
+            return top[k:]
+    return ["select"]
+
+
 def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
     toks = [t for t in tokens if t != "("] if tokens and tokens[0] == "(" else tokens
     if not toks:
@@ -381,6 +414,13 @@ def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
     if verb == "system":
         return M, "sql.meta.shell", "client command that runs a shell command", True
     if verb == "with":
+        # data-modifying CTEs (WITH d AS (DELETE FROM t RETURNING *) SELECT …) run whatever the final statement
+        # is: each is read as a statement of its own, and the worst of them and the final statement counts
+        inner = _modifying_ctes(toks)
+        if inner:
+            worst = max((_classify_statement(sub) for sub in inner), key=lambda res: res[0])
+            rest = _classify_statement(_without_ctes(toks))
+            return worst if worst[0] >= rest[0] else rest
         # the statement after the CTEs: the first top-level DML verb
         for t in _top_level(toks[1:]):
             if t in ("select", "insert", "update", "delete", "merge"):

@@ -105,3 +105,15 @@ def test_mysql_executable_comments(sql: str, expected: Tier) -> None:
 ])
 def test_mysql_executable_comments_in_commands(action: str, command: str, expected: Tier) -> None:
     assert classify(action, command).tier is expected, classify(action, command)
+
+
+@pytest.mark.parametrize(("sql", "tier"), [
+    ("WITH d AS (DELETE FROM users RETURNING *) SELECT * FROM d", Tier.HIGH),
+    ("WITH u AS (UPDATE accounts SET balance = 0 RETURNING id) SELECT count(*) FROM u", Tier.HIGH),
+    ("WITH d AS (DELETE FROM users WHERE id = 3 RETURNING *) SELECT * FROM d", Tier.MEDIUM),
+    ("WITH x AS (SELECT 1) SELECT * FROM x", Tier.SAFE),
+    ("WITH x AS (SELECT 1) DELETE FROM t", Tier.HIGH),
+])
+def test_data_modifying_ctes_count_whatever_the_final_statement(sql: str, tier: Tier) -> None:
+    # a DELETE or UPDATE inside WITH runs even when the statement ends in a SELECT (PostgreSQL)
+    assert classify("exec_sql", sql).tier is tier
