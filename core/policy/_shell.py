@@ -997,7 +997,7 @@ _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", 
 #: text that may name a secret file (a cheap test before the path is classified)
 _SECRET_HINT = re.compile(r"\.(?:" + "|".join(sorted({re.escape(
     f.split("/", 1)[0] if not f.startswith(".config/") else f)[2:] for f in T.SENSITIVE_HOME_FILES} | {
-    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers")
+    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers|environ")
 
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -1698,6 +1698,10 @@ def h_git(r, prog, args, metas, ctx, acc, stdin):
                            "--set-upstream-to", "--push-option", "--repo", "--receive-pack", "--exec")))
     if sub in T.GIT_READ:
         acc.add(S, "shell.git.read", f"git {sub} (read-only)")
+        # a file as it was in a commit (git show HEAD:.env, git cat-file -p main:.env) is that file read
+        if sub in ("show", "cat-file"):
+            r.read_secret_check(f"git {sub}", [a.split(":", 1)[1] for a in rest if ":" in a and a[0] != "-"],
+                                ctx, acc)
         return OTHER
     if sub == "branch":
         modify = o.flags & {"d", "D", "m", "M", "c", "C", "u", "f"} or o.any(

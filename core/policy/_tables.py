@@ -23,7 +23,9 @@ SENSITIVE_HOME_FILES = frozenset((
 ))
 SENSITIVE_HOME_DIRS = (".ssh", ".gnupg")
 #: files whose contents are secrets when read (besides sensitive and .env files)
-SECRET_READ_FILES = frozenset(("/etc/shadow", "/etc/gshadow", "/etc/sudoers"))
+SECRET_READ_FILES = frozenset(("/etc/shadow", "/etc/gshadow", "/etc/sudoers",
+                               # a process's environment (the same as `env`: MEDIUM)
+                               "/proc/self/environ", "/proc/1/environ", "/proc/thread-self/environ"))
 BLOCK_DEVICE_PREFIXES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "nbd", "disk", "rdisk",
                          "mapper/", "disk/by-", "sr", "fd0")
 NULL_DEVICES = frozenset(("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/stdin", "/dev/zero",
