@@ -116,8 +116,8 @@ def hostile() -> None:
     print(f"worst hostile    {worst[0]} {worst[1]:.2f} ms" + ("   !!! FAIL: over 10 ms" if worst[1] > 10 else ""))
 
 
-#: Messages written after the tables by five red-team rounds, the first four since used to extend them (round 5
-#: only to remove false alarms): recall on a round before it was used was 64%, 45%, 71%, 45% and 71%.
+#: Messages written after the tables by five red-team rounds, all since used to extend them: recall on a round
+#: before it was used was 64%, 45%, 71%, 45% and 71%.
 FRESH = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis_fresh.jsonl"
 
 

@@ -448,15 +448,15 @@ def test_work_text_near_indirect_phrasings_does_not_alert(text: str) -> None:
 
 
 # ------------------------------------------------------------------ fresh messages nobody tuned the tables on
-#: Five red-team rounds of messages written after the tables (tests/data/crisis_fresh.jsonl), the first four
-#: since used to extend them. These floors only stop the detector from getting worse; how it generalises is measured on
+#: Five red-team rounds of messages written after the tables (tests/data/crisis_fresh.jsonl), all since used to
+#: extend them. These floors only stop the detector from getting worse; how it generalises is measured on
 #: messages nobody tuned it on (see the notes in bench/crisis.py).
 FRESH = [json.loads(line) for line in
          (Path(__file__).resolve().parents[1] / "data" / "crisis_fresh.jsonl").read_text().splitlines() if line]
 
 
 @pytest.mark.parametrize(("round_", "min_recall", "max_false_alarms"),
-                         [(1, 0.92, 5), (2, 0.81, 1), (3, 0.88, 1), (4, 0.75, 3), (5, 0.70, 8)])
+                         [(1, 0.92, 5), (2, 0.81, 1), (3, 0.88, 1), (4, 0.76, 3), (5, 0.90, 8)])
 def test_fresh_messages_do_not_get_worse(round_: int, min_recall: float, max_false_alarms: int) -> None:
     crisis = [r["text"] for r in FRESH if r["round"] == round_ and r["label"] == "crisis"]
     benign = [r["text"] for r in FRESH if r["round"] == round_ and r["label"] == "not_crisis"]
