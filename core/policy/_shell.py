@@ -3085,6 +3085,13 @@ _SQL_OPTS = {
 }
 
 
+def h_db_drop(r, prog, args, metas, ctx, acc, stdin):
+    """dropdb, dropuser (PostgreSQL clients): drop a database or a role, like SQL ``DROP DATABASE``."""
+    what = T.DB_DROPPERS.get(prog, "a database")
+    acc.add(H, "shell.sql.drop", f"{prog} (drops {what}, like SQL DROP)")
+    return OTHER
+
+
 def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
     short, sql_letters, sql_longs, file_letters = _SQL_OPTS.get(prog, ("", "", (), ""))
     long_arg = frozenset(("--command", "--execute", "--query", "--dbname", "--host", "--port", "--username",
@@ -3689,6 +3696,8 @@ def _build_handlers() -> dict:
     h["redis-cli"] = h_redis
     for p in T.SQL_CLIENTS:
         h[p] = h_sql_client
+    for p in T.DB_DROPPERS:
+        h[p] = h_db_drop
     for p in set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS:
         if p not in h:
             h[p] = h_pkg

@@ -211,6 +211,9 @@ REMOTE_DELETES: dict = {
     "azcopy": {"remove": False, "rm": False},
     "b2": {"rm": False, "delete-bucket": False},
 }
+#: database server client programs that drop a database or a role (like SQL ``DROP DATABASE``/``DROP ROLE``):
+#: program -> what it drops; ``createdb``/``createuser`` keep the default (LOW)
+DB_DROPPERS = {"dropdb": "a database", "dropuser": "a database role"}
 USER_ADMIN = frozenset(("useradd", "userdel", "usermod", "groupadd", "groupdel", "groupmod", "passwd", "chpasswd",
                         "adduser", "deluser", "addgroup", "delgroup", "visudo", "vipw", "chage", "gpasswd",
                         "dscl", "sysadminctl"))
