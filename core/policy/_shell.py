@@ -3227,6 +3227,9 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     subs = T.DEPLOY_TOOLS.get(prog, ())
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
+    if sub in T.PUBLISHERS.get(prog, ()):
+        acc.add(H, "shell.publish", f"{prog} {sub} (publishes to a registry)")
+        return OTHER
     if prog == "helm":
         if sub in ("uninstall", "delete", "del"):
             acc.add(H, "shell.helm.uninstall", f"helm {sub} (removes a release)")
@@ -3699,7 +3702,7 @@ def _build_handlers() -> dict:
     for p in T.DB_DROPPERS:
         h[p] = h_db_drop
     for p in set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS:
-        if p not in h:
+        if p not in h and p not in T.DEPLOY_TOOLS:  # (a deploy tool's handler reads its publish commands)
             h[p] = h_pkg
     for p in T.DEPLOY_TOOLS:
         if p not in h:

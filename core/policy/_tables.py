@@ -256,7 +256,7 @@ PUBLISHERS = {
     "buildah": ("push",), "poetry": ("publish",), "uv": ("publish",), "flit": ("publish",), "hatch": ("publish",),
     "pdm": ("publish",), "mvn": ("deploy",), "gradle": ("publish",), "dotnet": ("nuget",), "nuget": ("push",),
     "vsce": ("publish",), "ovsx": ("publish",), "crane": ("push",), "skopeo": ("copy",),
-    "jsr": ("publish",), "deno": ("publish",),
+    "jsr": ("publish",), "deno": ("publish",), "helm": ("push", "cm-push"),
 }
 #: package installers: program -> subcommands that install (None: any use installs)
 INSTALLERS = {

@@ -809,6 +809,16 @@ CASES = [
     ('terminal', 'createdb x', L),
     ('terminal', 'createuser x', L),
     ('terminal', 'dropdb --help', S),
+    # helm push (and the ChartMuseum plugin's cm-push) publish a chart to a registry (table PUBLISHERS): HIGH;
+    # packaging, templating and releases keep their tiers
+    ('terminal', 'helm push chart.tgz oci://registry/x', H),
+    ('terminal', 'helm push --insecure-skip-tls-verify mychart-0.1.0.tgz oci://localhost:5000/charts', H),
+    ('terminal', 'helm cm-push mychart/ chartmuseum', H),
+    ('terminal', 'helm package .', L),
+    ('terminal', 'helm template .', S),
+    ('terminal', 'helm install x ./c', M),
+    ('terminal', 'helm uninstall x', H),
+    ('terminal', 'helm push --help', S),
 ]
 
 
