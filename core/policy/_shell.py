@@ -997,7 +997,8 @@ _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", 
 #: text that may name a secret file (a cheap test before the path is classified)
 _SECRET_HINT = re.compile(r"\.(?:" + "|".join(sorted({re.escape(
     f.split("/", 1)[0] if not f.startswith(".config/") else f)[2:] for f in T.SENSITIVE_HOME_FILES} | {
-    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers|environ")
+    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers|environ|" + "|".join(sorted({
+    re.escape(w) for ws in T.SECRET_PRINTERS.values() for w in ws})))
 
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -3092,6 +3093,25 @@ def h_db_drop(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
+    """gpg --export-secret-keys, security find-generic-password -w … (table SECRET_PRINTERS): the output is a
+    secret (MEDIUM to read into the agent's context; the pipe data flow carries it on)."""
+    table = T.SECRET_PRINTERS[prog]
+    pos = [a for a in args if not a.startswith("-")]
+    shorts = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    for a in args:
+        if a.startswith("--") and a.split("=", 1)[0] in table:
+            word = a.split("=", 1)[0]
+            break
+    else:
+        word = pos[0] if pos and pos[0] in table else None
+    if word is not None and (not table[word] or any(ch in shorts for ch in table[word])):
+        acc.add(M, "shell.secret_read", f"{prog} {word} prints a secret into the agent's context")
+        return SECRET
+    acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+    return OTHER
+
+
 def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
     short, sql_letters, sql_longs, file_letters = _SQL_OPTS.get(prog, ("", "", (), ""))
     long_arg = frozenset(("--command", "--execute", "--query", "--dbname", "--host", "--port", "--username",
@@ -3701,6 +3721,8 @@ def _build_handlers() -> dict:
         h[p] = h_sql_client
     for p in T.DB_DROPPERS:
         h[p] = h_db_drop
+    for p in T.SECRET_PRINTERS:
+        h[p] = h_secret_printer
     for p in set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS:
         if p not in h and p not in T.DEPLOY_TOOLS:  # (a deploy tool's handler reads its publish commands)
             h[p] = h_pkg

@@ -232,6 +232,15 @@ UPLOADERS = frozenset(("aws", "gsutil", "gcloud", "az", "azcopy", "rclone", "s3c
 #: programs that print their arguments, not the files they name (``echo ~/.ssh/id_rsa`` prints a path)
 SECRET_ECHOERS = frozenset(("echo", "printf", "test", "[", "ls", "stat", "file", "which", "realpath", "readlink",
                             "basename", "dirname", "du", "wc", "chmod", "chown", "touch", "mkdir", "ssh-keygen"))
+#: programs that print a secret (not a file) with some option or subcommand: a secret read into the agent's
+#: context (MEDIUM), and their output carries the secret on (into a network sender: HIGH). program ->
+#: {option (``--x``) or subcommand (first operand): short flags one of which must be given too ("": none)}
+SECRET_PRINTERS: dict[str, dict[str, str]] = {
+    "gpg": {"--export-secret-keys": "", "--export-secret-subkeys": "", "--export-secret-key": "",
+            "--export-secret-subkey": ""},
+    "gpg2": {"--export-secret-keys": "", "--export-secret-subkeys": "", "--export-secret-key": "",
+             "--export-secret-subkey": ""},
+}
 HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"))
 HTTP_METHOD_TIERS = {"GET": S, "HEAD": S, "OPTIONS": S, "POST": M, "PUT": M, "PATCH": M, "DELETE": H}
 PROD_WORDS = frozenset(("prod", "production", "prd", "live"))
