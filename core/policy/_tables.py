@@ -240,6 +240,8 @@ SECRET_PRINTERS: dict[str, dict[str, str]] = {
             "--export-secret-subkey": ""},
     "gpg2": {"--export-secret-keys": "", "--export-secret-subkeys": "", "--export-secret-key": "",
              "--export-secret-subkey": ""},
+    # macOS Keychain: -w prints the password, -g shows it with the item's attributes; dump-keychain -d decrypts
+    "security": {"find-generic-password": "wg", "find-internet-password": "wg", "dump-keychain": "d"},
 }
 HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"))
 HTTP_METHOD_TIERS = {"GET": S, "HEAD": S, "OPTIONS": S, "POST": M, "PUT": M, "PATCH": M, "DELETE": H}
