@@ -2777,6 +2777,13 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
         r.write_path(d, ctx, acc, verb)
     if prog == "install" and (_first(o, "o", "--owner") or "") in ("root", "0"):
         acc.add(M, "shell.install.root", "install -o root")
+    if prog in ("cp", "install", "ditto"):
+        # a copy reads its sources: a private key or credential file copied out of its place is a secret read
+        for s in srcs:
+            if r._is_secret_path(s, ctx):
+                cls = r.pclass(s, ctx)
+                what = P.label(cls) if cls in (P.SENSITIVE, P.ENV) else "secrets"
+                acc.add(M, "shell.secret_read", f"{prog} reads {_show(s)} ({what}) to copy it")
     if prog == "mv":
         for s in srcs:
             cls = r.pclass(s, ctx)

@@ -844,6 +844,20 @@ CASES = [
     ('terminal', 'security find-generic-password -s name', L),
     ('terminal', 'security list-keychains', L),
     ('terminal', 'security dump-keychain', L),
+    # cp/install/ditto read their sources: a private key, credential or .env file copied out of its place is a
+    # secret read (MEDIUM, like cat of it); other copies keep the tier of their destination
+    ('terminal', 'cp ~/.ssh/id_rsa /tmp/k', M),
+    ('terminal', 'cp -t /tmp ~/.ssh/id_ed25519', M),
+    ('terminal', 'cp -r ~/.ssh backup/', M),
+    ('terminal', 'cp ~/.aws/credentials ./c', M),
+    ('terminal', 'cp /etc/shadow /tmp/s', M),
+    ('terminal', 'install -m600 ~/.ssh/id_rsa /tmp/k', M),
+    ('terminal', 'cp .env /tmp/x', M),
+    ('terminal', 'cp .env.example .env', M),
+    ('terminal', 'cp ~/.ssh/id_rsa ~/.ssh/id_rsa.bak', H),
+    ('terminal', 'cp README.md /tmp/x', L),
+    ('terminal', 'cp ~/notes.txt ./', L),
+    ('terminal', 'ln -s ~/.ssh/id_rsa k', L),
 ]
 
 
