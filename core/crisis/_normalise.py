@@ -34,7 +34,7 @@ import threading
 import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import accumulate, compress, islice, repeat
 from operator import add, and_, itemgetter, methodcaller, ne, not_, or_
 
 from core.crisis import _phrases as P
@@ -537,7 +537,6 @@ def canon_chunk(chunk: str) -> tuple[str, ...]:
 _RUN_RE = re.compile(r" [a-z0-9@$] [a-z0-9@$] [a-z0-9@$] ")
 
 
-_flatten = chain.from_iterable
 
 
 class _Memo:
@@ -629,11 +628,8 @@ _FZ_SUF = frozenset(d[-3:] for d in P.FUZZY_DELETES)  # keeps its first or its l
 _FZ_MIN = min(map(len, P.FUZZY_DELETES))
 _TRIPLE_RE = re.compile(r"([a-z])\1\1")
 _DOUBLE_RE = re.compile(r"([a-z])\1")
-_NO_LEET_DIGIT = re.compile(r"[269]")  # a digit that is no leet letter: leet candidates are never words
 _PUNCT_CHARS = frozenset(".?!;:,")
-_QUOTE_MASK = frozenset("'*")
 _DIGITS = frozenset("0123456789")
-_GL = frozenset("gl")
 _pre3 = itemgetter(slice(0, 3))
 _suf3 = itemgetter(slice(-3, None))
 _first = itemgetter(0)

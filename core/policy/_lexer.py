@@ -41,7 +41,6 @@ _SPACES = re.compile(r"[ \t\r\f\v]+")
 _DQ_RUN = re.compile(r'[^"\\$`]+')
 _VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\+?=")
-_PARENS = re.compile(r"[()]")
 _DIGITS = re.compile(r"[0-9]+")
 #: whitespace as ``\s`` and ``str.split()`` see it, but for blanks and tabs (test_policy_budget checks the list)
 _OTHER_SPACE = "\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"

@@ -161,9 +161,6 @@ INTERPRETER_LANGS = {
 }
 PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
 LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
-#: programs that print their (decoded, transformed) input: a shell fed by them runs hidden text
-DECODERS = frozenset(("base64", "base32", "xxd", "openssl", "gunzip", "gzip", "zcat", "bzip2", "bunzip2", "xz",
-                      "unxz", "zstd", "rev", "tr", "uudecode", "basenc", "gpg", "age", "sed", "awk", "perl"))
 SQL_CLIENTS = frozenset(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "sqlcmd", "clickhouse-client",
                          "clickhouse", "cockroach", "snowsql", "bq", "usql", "pgcli", "mycli", "litecli", "trino",
                          "presto", "spark-sql", "hive", "beeline", "isql", "osql", "db2", "sqlplus", "vsql"))
@@ -173,7 +170,6 @@ ENV_SETUP_TOOLS = frozenset(("ssh-agent", "pyenv", "rbenv", "nodenv", "direnv", 
                              "mamba", "nvm", "volta", "pipenv", "poetry", "register-python-argcomplete",
                              "kubectl", "helm", "gh", "rustup", "pdm", "uv", "zellij", "tmuxinator"))
 POWER_PROGRAMS = frozenset(("shutdown", "reboot", "halt", "poweroff"))
-DISK_WIPERS = frozenset(("blkdiscard",))
 #: disk tools that erase a device with some options or subcommands, like ``blkdiscard``: program -> (its short
 #: options that take a value, {option (``-w``, ``--x``) or subcommand (first operand; "" for any use): tier}).
 #: Other uses keep the default (not known to be read-only: LOW); ``badblocks -n`` (non-destructive) and
@@ -302,7 +298,6 @@ INSTALLERS = {
 PACKAGE_RUNNERS = frozenset(("npx", "bunx", "pnpm", "yarn", "bun", "pipx", "uvx"))
 #: delete programs that are always recursive (``rimraf dir``)
 RECURSIVE_DELETERS = frozenset(("rimraf", "del-cli", "rmrf"))
-NPM_LIKE = frozenset(("npm", "yarn", "pnpm", "bun"))
 #: git subcommands that only read (listing forms of branch/tag/remote/stash are handled in code)
 GIT_READ = frozenset((
     "status", "log", "diff", "show", "blame", "annotate", "grep", "shortlog", "describe", "rev-parse", "rev-list",
