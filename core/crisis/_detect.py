@@ -311,20 +311,21 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
             chunked = list(map(str.split, folded))
             learn(list(chain.from_iterable(chunked)))  # every new chunk read in one bulk pass, not window by window
             for win, fw, chunks in zip(wins, folded, chunked, strict=True):
-                toks = relevant_chunk_tokens(chunks, _RELEVANT)
-                if toks is None:
-                    continue
-                t = _Text(win, fw, toks)
-                analysed.append(t)
-                _analyse(t, len(analysed) - 1, strong, weak)
+                _read(win, fw, relevant_chunk_tokens(chunks, _RELEVANT), analysed, strong, weak)
                 if strong:
                     return _verdict(analysed, strong, weak)
             continue
         ft = fold(text)
-        toks = relevant_tokens(ft, _RELEVANT)
-        if toks is None:
-            continue
-        t = _Text(text, ft, toks)
-        analysed.append(t)
-        _analyse(t, len(analysed) - 1, strong, weak)
+        _read(text, ft, relevant_tokens(ft, _RELEVANT), analysed, strong, weak)
     return _verdict(analysed, strong, weak)
+
+
+def _read(text: str, folded: str, toks: list[str] | None, analysed: list[_Text], strong: list[_Hit],
+          weak: list[_Hit]) -> None:
+    """Analyse one text (or window) whose relevant tokens are ``toks`` (None: nothing can match), adding its
+    hits to ``strong`` / ``weak``."""
+    if toks is None:
+        return
+    t = _Text(text, folded, toks)
+    analysed.append(t)
+    _analyse(t, len(analysed) - 1, strong, weak)
