@@ -143,11 +143,7 @@ class ApiServer:
     # handlers --------------------------------------------------------------------------------
 
     async def create(self, request: web.Request) -> web.Response:
-        body = await _json_body(request)
-        try:
-            req = ApprovalRequest.model_validate(body)
-        except ValidationError as exc:
-            raise ApiError(400, "invalid_request", _validation_message(exc)) from None
+        req = _parse(ApprovalRequest, await _json_body(request))
         wait = _wait_param(request)
         approval = await self.broker.submit(req, _requester(request))
         if wait > 0 and not approval.is_final:
@@ -218,11 +214,7 @@ class ApiServer:
 
     async def crisis(self, request: web.Request) -> web.Response:
         """An agent raises a crisis alert itself; the resources come back at once."""
-        body = await _json_body(request)
-        try:
-            report = CrisisReport.model_validate(body)
-        except ValidationError as exc:
-            raise ApiError(400, "invalid_request", _validation_message(exc)) from None
+        report = _parse(CrisisReport, await _json_body(request))
         text = report.text
         match = await asyncio.to_thread(detect_crisis, text) if len(text) > 4096 else detect_crisis(text)
         origin = Origin("api", user_ref=report.user, agent=report.agent, session=report.session)
@@ -280,6 +272,14 @@ def _wait_param(request: web.Request) -> float:
 
 def _approval_response(approval) -> web.Response:
     return web.json_response(approval.to_api(), status=200 if approval.is_final else 202)
+
+
+def _parse(model, body):
+    """``model`` validated from a JSON body; a 400 ``invalid_request`` naming the problem otherwise."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        raise ApiError(400, "invalid_request", _validation_message(exc)) from None
 
 
 def _validation_message(exc: ValidationError) -> str:

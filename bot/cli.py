@@ -267,19 +267,7 @@ def _await_outcome(conn, approval: dict, wait: float | None, as_json: bool, verb
 
 
 def _cmd_cancel(args) -> int:
-    from bot.connection import DaemonUnreachable
-
-    try:
-        status, data = _connection(args).call("POST", f"/v1/approvals/{args.id}/cancel")
-    except DaemonUnreachable as exc:
-        print(f"signoff cancel: {exc}", file=sys.stderr)
-        return EXIT_UNREACHABLE
-    if status == 200:
-        print(f"{data['id']}: {data['status']}")
-        return EXIT_OK
-    print(f"signoff cancel: refused: {(data or {}).get('error', {}).get('message', f'HTTP {status}')}",
-          file=sys.stderr)
-    return EXIT_NO
+    return _change(args, "cancel", f"/v1/approvals/{args.id}/cancel", None)
 
 
 def _resources_text(approval: dict) -> str:
@@ -316,21 +304,26 @@ def _cmd_pending(args) -> int:
 
 
 def _decide(args, decision: str) -> int:
-    from bot.connection import DaemonUnreachable
-
     body = {"decision": decision}
     if args.note:
         body["note"] = args.note
+    return _change(args, args.command, f"/v1/approvals/{args.id}/decision", body)
+
+
+def _change(args, name: str, path: str, body: dict | None) -> int:
+    """POST a change of an approval (decision, cancel) and print its outcome; returns the exit code."""
+    from bot.connection import DaemonUnreachable
+
     try:
-        status, data = _connection(args).call("POST", f"/v1/approvals/{args.id}/decision", body)
+        status, data = _connection(args).call("POST", path, body)
     except DaemonUnreachable as exc:
-        print(f"signoff {args.command}: {exc}", file=sys.stderr)
+        print(f"signoff {name}: {exc}", file=sys.stderr)
         return EXIT_UNREACHABLE
     if status == 200:
         print(f"{data['id']}: {data['status']}")
         return EXIT_OK
     msg = (data or {}).get("error", {}).get("message", f"HTTP {status}")
-    print(f"signoff {args.command}: refused: {msg}", file=sys.stderr)
+    print(f"signoff {name}: refused: {msg}", file=sys.stderr)
     return EXIT_NO
 
 
