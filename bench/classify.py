@@ -333,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     policy = Policy()
+    if not args.data.exists():
+        ap.error(f"labelled data {args.data} not found (shared/eval beside the repository, or --data PATH)")
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     confusion = {e: dict.fromkeys(TIERS, 0) for e in TIERS}
     misses = []

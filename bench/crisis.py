@@ -139,7 +139,10 @@ def main(argv: list[str]) -> None:
     """Run the benchmark."""
     quiet = "--quiet" in argv
     args = [a for a in argv if not a.startswith("--")]
-    rows = load(Path(args[0]) if args else DEFAULT_DATA)
+    path = Path(args[0]) if args else DEFAULT_DATA
+    if not path.exists():
+        sys.exit(f"bench/crisis.py: labelled data {path} not found (shared/eval beside the repository, or give a path)")
+    rows = load(path)
     accuracy(rows, quiet)
     fresh()
     throughput(rows)

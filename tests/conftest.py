@@ -3,6 +3,7 @@ the Telegram Bot API, and a small JSON client for the local API."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -18,6 +19,18 @@ os.environ.setdefault("PTB_TIMEDELTA", "1")
 from bot.app import Daemon  # noqa: E402
 from bot.config import Config, LedgerConfig, ServerConfig, TelegramConfig, TerminalConfig, TiersConfig  # noqa: E402
 from tests.fakes import FakeTelegram  # noqa: E402
+
+#: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone; .ci/run fails
+#: without it, so the tests that read it never skip there).
+EVAL_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
+
+
+def eval_rows(name: str) -> list[dict]:
+    """The rows of ``shared/eval/NAME`` (JSON lines); skips the test when the data is not beside the clone."""
+    path = EVAL_DIR / name
+    if not path.exists():
+        pytest.skip(f"labelled data {path} is not beside this clone (CI puts shared/ there)")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 APPROVAL_CHAT, ONCALL_CHAT, CRISIS_CHAT = 100, 200, 300
 APPROVER, STRANGER = 111, 666

@@ -9,11 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.crisis import CrisisMatch, detect_crisis
-
-#: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
-EVAL_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "eval"
-PUBLIC = EVAL_DIR / "crisis_public.jsonl"
-COMMANDS = EVAL_DIR / "commands_public.jsonl"
+from tests.conftest import eval_rows
 
 # ---------------------------------------------------------------------------------------------------------
 # phrase families (hand-written, not copied from the public set)
@@ -264,12 +260,8 @@ def test_match_is_frozen_dataclass() -> None:
 # public data floors
 
 
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def test_public_set_thresholds() -> None:
-    rows = _rows(PUBLIC)
+    rows = eval_rows("crisis_public.jsonl")
     crisis = [r for r in rows if r["label"] == "crisis"]
     benign = [r for r in rows if r["label"] == "not_crisis"]
     recall = sum(detect_crisis(r["text"]) is not None for r in crisis) / len(crisis)
@@ -279,7 +271,7 @@ def test_public_set_thresholds() -> None:
 
 
 def test_commands_set_crisis_rows() -> None:
-    rows = _rows(COMMANDS)
+    rows = eval_rows("commands_public.jsonl")
     crisis = [r for r in rows if r["tier"] == "crisis"]
     other = [r for r in rows if r["tier"] != "crisis"]
     recall = sum(detect_crisis(r["action"], r.get("command")) is not None for r in crisis) / len(crisis)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import random
 import re
 import time
@@ -19,9 +18,8 @@ from core.policy import Policy, classify, clear_caches
 from core.policy import _lexer as LX
 from core.policy import _shell as SH
 from core.tiers import Tier
+from tests.conftest import eval_rows
 
-#: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
-EVAL_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "eval"
 _BENCH = Path(__file__).resolve().parents[2] / "bench" / "classify.py"
 _spec = importlib.util.spec_from_file_location("bench_classify", _BENCH)
 bench = importlib.util.module_from_spec(_spec)
@@ -217,13 +215,7 @@ def test_weak_signs_far_apart_in_long_text_still_combine() -> None:
 
 
 def test_prefilter_never_drops_a_public_crisis_row() -> None:
-    path = EVAL_DIR / "crisis_public.jsonl"
-    if not path.exists():
-        pytest.skip("public crisis set not available")
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        row = json.loads(line)
+    for row in eval_rows("crisis_public.jsonl"):
         if row["label"] == "crisis":
             assert N.maybe_relevant(row["text"], D._RELEVANT), row["text"]
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 from core.policy import Policy
 from core.tiers import Tier
-
-#: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
-EVAL_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "eval"
-DATA = Path(os.environ.get("SIGNOFF_EVAL") or EVAL_DIR / "commands_public.jsonl")
+from tests.conftest import eval_rows
 
 
 def _rows() -> list[dict]:
-    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    other = os.environ.get("SIGNOFF_EVAL")
+    if other:
+        return [json.loads(line) for line in Path(other).read_text().splitlines() if line.strip()]
+    return eval_rows("commands_public.jsonl")
 
 
 def test_accuracy_floor() -> None:
