@@ -330,7 +330,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     ap.add_argument("--seconds", type=float, default=2.0, help="time spent measuring throughput")
+    ap.add_argument("--pure-python", action="store_true",
+                    help="measure the crisis check without its compiled fast path (as on an install without a C "
+                         "compiler)")
     args = ap.parse_args(argv)
+    from core.crisis import _normalise, compiled
+
+    if args.pure_python:
+        _normalise._fast = None
+    path = "compiled fast path" if compiled() else "pure-Python path"
 
     policy = Policy()
     if not args.data.exists():
@@ -404,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         "crisis": f"{crisis_ok}/{crisis_total}", "confusion": confusion, "misses": misses,
         "per_second": round(per_sec), "crisis_messages_per_second": round(crisis_rate), "hostile_ms": hostile,
         "worst_hostile": {worst[0]: worst[1]}, "over_budget": sorted(over),
-        "worst_cold_over_budget": sorted(over_worst),
+        "worst_cold_over_budget": sorted(over_worst), "crisis_check_compiled": compiled(),
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -420,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     for m in misses:
         print(f"  {m['expected']:>8} → {m['got']:<8} {m['action']} | {m['command'][:100]!r} | {m['rule']}")
     print(f"\nspeed: {per_sec:,.0f} classifications/s (one core, public data, crisis check included)")
-    print(f"crisis check: {crisis_rate:,.0f} messages/s (~200-character crisis-dense messages)")
+    print(f"crisis check: {crisis_rate:,.0f} messages/s (~200-character crisis-dense messages), {path}")
     print(f"hostile 32 KiB inputs ({len(hostile)} shapes, COLD: fresh input, caches cleared; best / worst of "
           f"{reps}, budget {BUDGET_MS:g} ms), slowest first:")
     for name, v in sorted(hostile.items(), key=lambda kv: -kv[1]["ms"])[:30]:

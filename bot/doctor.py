@@ -45,6 +45,7 @@ def check(config_path: str | None, timeout: float = 5.0) -> Report:
     _check_channels_config(config, report)
     _check_socket(config, report, timeout)
     _check_ledger(config, report)
+    _check_classifier(report)
     if config.telegram is not None and config.telegram.token is not None:
         _check_telegram(config, report, timeout)
     if config.discord is not None and config.discord.token is not None:
@@ -116,6 +117,17 @@ def _check_socket(config: Config, report: Report, timeout: float) -> None:
     for name, state in (health.get("channels") or {}).items():
         if state != "up":
             report.problems.append(f"daemon: channel {name} is {state}")
+
+
+def _check_classifier(report: Report) -> None:
+    from core.crisis import compiled
+
+    if compiled():
+        report.ok.append("crisis check: compiled fast path")
+    else:
+        report.notes.append("crisis check: pure-Python path (no C compiler at install, or a stale build): same "
+                            "verdicts, about twice as slow on long never-seen texts; with a compiler, rebuild "
+                            "with: pip install -e .")
 
 
 def _check_ledger(config: Config, report: Report) -> None:

@@ -309,22 +309,23 @@ class Automaton:
         if near is not None:
             allowed = {p for q in near for p in range(max(0, q - reach), q + 1)}
             positions = [i for i in positions if i in allowed]
+        # the first nodes of the active patterns, per start token (a token repeats: found once per token)
+        firsts_of: dict[str, list[_Node]] = {}
         for i in positions:
-            d = root_lit[toks[i]]
-            nxt = toks[i + 1] if i + 1 < n else None
-            if len(d) <= na:
-                for pid, nodes in d.items():
-                    if pid in active:
-                        for c in nodes:
-                            if c.out or c.special or nxt in c.lit:
-                                walk(c, i + 1, i, toks, n, hits)
-            else:
-                for pid in active:
-                    nodes = d.get(pid)
-                    if nodes:
-                        for c in nodes:
-                            if c.out or c.special or nxt in c.lit:
-                                walk(c, i + 1, i, toks, n, hits)
+            tok = toks[i]
+            nodes = firsts_of.get(tok)
+            if nodes is None:
+                d = root_lit[tok]
+                if len(d) <= na:
+                    nodes = [c for pid, cs in d.items() if pid in active for c in cs]
+                else:
+                    nodes = [c for pid in active for c in d.get(pid, ())]
+                firsts_of[tok] = nodes
+            if nodes:
+                nxt = toks[i + 1] if i + 1 < n else None
+                for c in nodes:
+                    if c.out or c.special or nxt in c.lit:
+                        walk(c, i + 1, i, toks, n, hits)
         if self.pid_offset:
             off = self.pid_offset
             return {(p + off, s, e) for p, s, e in hits}

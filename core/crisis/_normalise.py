@@ -22,13 +22,17 @@ The fast path (:func:`tokens`) and the evidence path (:func:`tokens_with_src`) s
 also returns, for each canonical token, the range of chunks it came from, so the detector can quote the
 original text.
 
-Cost: a never-seen text's chunks are learnt in bulk (:func:`_learn`: set, string and map operations in C over
-all new chunks at once; only what those cannot clear is read one chunk at a time), and a text's tokens are then
-assembled in C from the memo's token texts. Every step is linear in the text.
+Cost: a never-seen text's chunks are learnt in bulk (:func:`_learn`), and a text's tokens are then assembled
+from the memo's token texts. Both run in the compiled fast path (``_fast.pyx``, built at install where a C
+compiler is; see :func:`_load_fast`) when it is there: it reads each chunk in C and hands to the functions of
+this module whatever needs more. Without it, the pure-Python bulk path (set, string and map operations in C over
+all new chunks at once; only what those cannot clear is read one chunk at a time) gives the same tokens in about
+twice the time. Every step is linear in the text.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import unicodedata
@@ -36,6 +40,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate, compress, islice, repeat
 from operator import add, and_, itemgetter, methodcaller, ne, not_, or_
+from pathlib import Path
 
 from core.crisis import _phrases as P
 
@@ -573,27 +578,31 @@ def learn(chunks: list[str]) -> None:
     """Compute and remember the canonical tokens of every chunk not seen before (chunks of folded text), in bulk
     (reading a long text window by window then finds them all known). Chunks longer than a window are left out:
     windows cut them, and read their parts."""
-    if any(map(_LEARN_CHUNK_MAX.__lt__, map(len, chunks))):
-        chunks = [c for c in chunks if len(c) <= _LEARN_CHUNK_MAX]
-    _learn(chunks)
+    _learn(chunks, _LEARN_CHUNK_MAX)
 
 
 _LEARN_CHUNK_MAX = 1024
 
 
-def _learn(chunks: list[str]) -> _Memo:
-    """The memo, with the tokens of every chunk of ``chunks`` in it (the new ones computed in bulk)."""
+def _learn(chunks: list[str], longest: int = 0) -> _Memo:
+    """The memo, with the tokens of every chunk of ``chunks`` in it (the new ones computed in bulk; with
+    ``longest``, only those of at most that many characters)."""
     memo = _MEMO
     if memo.seen.issuperset(chunks):  # (the common case, found without building a set)
         return memo
     new = set(chunks)
     new.difference_update(memo.seen)
-    if not new:
-        return memo
     if len(memo.seen) + len(new) > _MEMO_MAX:
         memo = _renew()
         new = set(chunks)
-    if len(new) < 8:
+        new.difference_update(memo.seen)
+    if longest and new and max(map(len, new)) > longest:
+        new = {c for c in new if len(c) <= longest}
+    if not new:
+        return memo
+    if _fast is not None:
+        texts = _fast.chunk_texts(new)
+    elif len(new) < 8:
         texts = _canon_texts(new, canon_chunk)
     else:
         texts = _chunk_texts(new)
@@ -1010,6 +1019,8 @@ def maybe_relevant(text: str, relevant: frozenset[str], folded: bool = False) ->
 
 def _finish(toks: list[str]) -> list[str]:
     """Steps 4-5 on chunk tokens: one-word sentences joined, multi-token spellings joined."""
+    if _fast is not None:
+        return _fast.finish(toks, P.MULTI_LAST_SET, _MULTI_PAIRS, _join_multi)
     if toks.count(BOUNDARY) >= 3:
         toks = _one_word_sentences(toks, None)[0]
     if P.MULTI_LAST_SET.isdisjoint(toks):
@@ -1026,6 +1037,8 @@ def tokens(folded: str) -> list[str]:
 def _chunk_tokens(chunks: list[str], memo: _Memo) -> list[str]:
     """The tokens of the chunks (all in ``memo``), runs of single letters joined (before the sentence and
     multi-token steps), assembled as one string in C."""
+    if _fast is not None:
+        return _fast.chunk_tokens(chunks, memo.text, _SINGLE_RUN_MAX)
     get = memo.text.get
     if len(chunks) >= 3 and _RUN_RE.search(" " + " ".join(chunks) + " "):
         return _tokens_runs(chunks, get)
@@ -1202,6 +1215,30 @@ def _base_memo() -> tuple[frozenset[str], dict[str, str]]:
     _learn(alphabet + [a + b for a in alphabet for b in alphabet])
     return frozenset(memo.seen), dict(memo.text)
 
+
+def _load_fast():
+    """The compiled fast path (``_fast.pyx``, built by setup.py where a C compiler is), bound to this module's
+    reference functions and tables; None without it, or when it is older than its source (a stale build could
+    read text differently from this reference: the reference is used until ``pip install -e .`` rebuilds it)."""
+    try:
+        from core.crisis import _fast as fast
+    except ImportError:
+        return None
+    source = Path(__file__).with_name("_fast.pyx")
+    if source.exists() and source.stat().st_mtime > Path(fast.__file__).stat().st_mtime:
+        logging.getLogger(__name__).warning(
+            "%s is older than %s: the crisis check uses its pure-Python path (rebuild with: pip install -e .)",
+            Path(fast.__file__).name, source.name)
+        return None
+    fast.bind(canon=canon, canon_chunk=canon_chunk, fuzzy=_fuzzy, segment=segment, join_letters=_join_letters,
+              unmask=_unmask, rewrite=P.REWRITE, lexicon=P.LEXICON, maskable=P.MASKABLE_SET, fz_pre=_FZ_PRE,
+              fz_suf=_FZ_SUF, fz_min=_FZ_MIN, glue_stems=P.GLUE_STEMS, mask_heads=_MASK_HEADS,
+              mask_tails=_MASK_TAILS, leet=_LEET, nt_stems=P.NT_STEMS, contraction_tails=P.CONTRACTION_TAILS,
+              s_is_pronouns=P.S_IS_PRONOUNS, run_stems=P.RUN_STEMS, segment_run_max=_SEGMENT_RUN_MAX)
+    return fast
+
+
+_fast = _load_fast()
 
 _BASE_SEEN, _BASE_TEXT = _base_memo()
 _renew()

@@ -1,8 +1,9 @@
 """The crisis normaliser's bulk (cold-path) shortcuts give exactly what the one-at-a-time functions give.
 
-The cold path proves tokens for thousands of new chunks and characters at once (``_learn``, ``_chunk_texts``,
-``_piece_texts``, ``_fill_table``, the Latin-1 and CJK/Hangul fast paths of ``fold``); these tests compare every
-value they learn with :func:`canon_chunk` and :func:`_char_repl`.
+The cold path proves tokens for thousands of new chunks and characters at once (``_learn``: the compiled
+``_fast.chunk_texts``, or in pure Python ``_chunk_texts`` and ``_piece_texts``; ``_fill_table``, the Latin-1 and
+CJK/Hangul fast paths of ``fold``); these tests compare every value they learn with :func:`canon_chunk` and
+:func:`_char_repl`, on both paths where it applies (the ``both_paths`` fixture).
 """
 
 from __future__ import annotations
@@ -64,6 +65,18 @@ def _chunks_of_many_kinds() -> list[str]:
     return [c for t in texts for c in N.fold(t).split()]
 
 
+@pytest.fixture(params=["compiled", "python"])
+def both_paths(request, monkeypatch):
+    """Run the test on the compiled fast path (core/crisis/_fast.pyx) and on the pure-Python bulk path."""
+    if request.param == "python":
+        monkeypatch.setattr(N, "_fast", None)
+    elif N._fast is None:
+        pytest.skip("the compiled fast path is not built (no C compiler at install)")
+    clear_caches()
+    yield request.param
+    clear_caches()
+
+
 def _learnt(chunks: list[str]) -> dict[str, tuple[str, ...]]:
     """The tokens the memo holds for each of ``chunks`` after learning them (absent from ``text``: the chunk
     itself)."""
@@ -72,7 +85,7 @@ def _learnt(chunks: list[str]) -> dict[str, tuple[str, ...]]:
     return {c: tuple(memo.text.get(c, c).split()) for c in chunks}
 
 
-def test_bulk_chunk_tokens_equal_canon_chunk() -> None:
+def test_bulk_chunk_tokens_equal_canon_chunk(both_paths) -> None:
     chunks = _chunks_of_many_kinds()
     clear_caches()
     for k in range(0, len(chunks), 400):  # windows of chunks, as the detector learns them
@@ -84,7 +97,7 @@ def test_bulk_chunk_tokens_equal_canon_chunk() -> None:
     assert not bad[:5]
 
 
-def test_bulk_on_the_whole_text_equals_canon_chunk() -> None:
+def test_bulk_on_the_whole_text_equals_canon_chunk(both_paths) -> None:
     # one bulk pass over every chunk at once (as the detector does for a long text)
     chunks = _chunks_of_many_kinds()
     clear_caches()
@@ -100,7 +113,7 @@ def test_known_words_that_stand_for_themselves() -> None:
     assert not [w for w in N._PLAIN_KNOWN if N.canon(w) != (w,) or N.canon_chunk(w) != (w,)]
 
 
-def test_dotted_letters_glued_by_an_exclamation_mark() -> None:
+def test_dotted_letters_glued_by_an_exclamation_mark(both_paths) -> None:
     # a "!" glues the end letter of a dotted run to a word: canon_chunk joins only the letters left
     chunks = ["x!k.d.i.e", "q.d.i.e!x", "k.i.l.l!z", "z!k.i.l.l", "a.b.c", "s.u.i.c.i.d.e!"]
     filler = [f"w{k}x.y" for k in range(10)]
@@ -176,7 +189,7 @@ def test_unmask_without_compiled_patterns_matches_regex() -> None:
     assert [t for t in toks if N._unmask(t) != reference(t)] == []
 
 
-def test_obfuscations_in_hostile_cold_texts_are_found() -> None:
+def test_obfuscations_in_hostile_cold_texts_are_found(both_paths) -> None:
     rnd = random.Random(5)
     noise = _random_text(rnd, "".join(map(chr, range(1, 256))), 30000)
     for crisis in ("k.i.l.l m.y.s.e.l.f", "k i l l m y s e l f", "i want to k*ll myself", "5u1c1d3 is my plan",
@@ -186,7 +199,7 @@ def test_obfuscations_in_hostile_cold_texts_are_found() -> None:
             assert detect_crisis(noise[:at] + " " + crisis + " " + noise[at:]) is not None, (crisis, at)
 
 
-def test_cold_random_bytes_is_bounded() -> None:
+def test_cold_random_bytes_is_bounded(both_paths) -> None:
     # a loose bound (the benchmark holds the real one): the bulk paths keep the cold cost of never-seen junk low
     rnd = random.Random(9)
     best = float("inf")
@@ -213,7 +226,7 @@ def _hostile_texts() -> list[str]:
     return texts
 
 
-def test_bulk_tokens_equal_tokens_read_one_chunk_at_a_time(monkeypatch) -> None:
+def test_bulk_tokens_equal_tokens_read_one_chunk_at_a_time(both_paths, monkeypatch) -> None:
     # the whole fast path (bulk learning, base memo, runs, sentences, multi-token joins) against a memo filled
     # by canon_chunk alone, one chunk at a time
     texts = [N.fold(t) for t in _hostile_texts()]
@@ -222,6 +235,7 @@ def test_bulk_tokens_equal_tokens_read_one_chunk_at_a_time(monkeypatch) -> None:
     monkeypatch.setattr(N, "_BASE_SEEN", frozenset())
     monkeypatch.setattr(N, "_BASE_TEXT", {})
     monkeypatch.setattr(N, "_chunk_texts", lambda new: N._canon_texts(new, N.canon_chunk))
+    monkeypatch.setattr(N, "_fast", None)
     clear_caches()
     slow = [N.tokens(t) for t in texts]
     bad = [(t[:60], a[:12], b[:12]) for t, a, b in zip(texts, fast, slow, strict=True) if a != b]
@@ -229,7 +243,7 @@ def test_bulk_tokens_equal_tokens_read_one_chunk_at_a_time(monkeypatch) -> None:
     clear_caches()
 
 
-def test_a_long_chunk_costs_no_quadratic_work() -> None:
+def test_a_long_chunk_costs_no_quadratic_work(both_paths) -> None:
     # one 32 KiB chunk (no spaces): the near-miss search and the whole-text pass stay linear
     for text in ("iwanttodie" * 3300, "a|" * 16000, "x" * 32000 + "suicide", "k1ll" * 8000):
         clear_caches()
@@ -238,7 +252,7 @@ def test_a_long_chunk_costs_no_quadratic_work() -> None:
         assert time.perf_counter() - t0 < 0.1, text[:20]
 
 
-def test_verdicts_hold_while_another_thread_renews_the_memo() -> None:
+def test_verdicts_hold_while_another_thread_renews_the_memo(both_paths) -> None:
     # the daemon reads long texts in worker threads; a memo started afresh (past its size bound) must never
     # make a chunk another thread has learnt read as standing for itself
     import sys

@@ -214,6 +214,10 @@ async def test_doctor_reports_a_missing_daemon(short_tmp):
     cfg = write_config(short_tmp)
     rc, out, err = await run_cli("doctor", "--config", str(cfg))
     assert rc == 1 and "daemon: not running" in out
+    from core.crisis import compiled
+
+    # it says which path the crisis check reads text through (a pure-Python one is a note, not a problem)
+    assert ("ok       crisis check: compiled fast path" if compiled() else "note     crisis check: pure-Python") in out
 
 
 async def test_classify_batch_keeps_one_result_per_line(short_tmp):
