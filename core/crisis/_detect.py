@@ -7,7 +7,8 @@ the tables (``_phrases``) with a token automaton (``_matcher``) and decides:
   inside an idiom ("shoot myself in the foot"), or its flags say the context clears it (hyperbole for slang,
   research/media/game context, a job farewell, an accident, moving house);
 * *weak* phrases (warning signs that are common on their own: "tallest bridge near me", "won't need any of
-  it", "goodbye everyone") alert when two different ones appear in the texts of one call.
+  it", "goodbye everyone") alert when two different ones appear in the texts of one call (in a text longer
+  than about 3 KiB, within about 2 KiB of each other).
 
 A negation never clears another phrase: "I'm not suicidal but I keep thinking about ending it" alerts on the
 second clause.
@@ -295,7 +296,8 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
     third_person; the earliest on a tie), or ``None`` when there is no crisis language.
 
     Texts longer than about 3 KiB are read in overlapping windows of about 2 KiB: the first window with a
-    strong hit decides (its most severe match), and windows identical to one already read are skipped.
+    strong hit decides (its most severe match), windows identical to one already read are skipped, and weak
+    signals pair only within one window.
     """
     analysed: list[_Text] = []
     strong: list[_Hit] = []
@@ -311,9 +313,14 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
             chunked = list(map(str.split, folded))
             learn(list(chain.from_iterable(chunked)))  # every new chunk read in one bulk pass, not window by window
             for win, fw, chunks in zip(wins, folded, chunked, strict=True):
-                _read(win, fw, relevant_chunk_tokens(chunks, _RELEVANT), analysed, strong, weak)
+                local: list[_Hit] = []
+                _read(win, fw, relevant_chunk_tokens(chunks, _RELEVANT), analysed, strong, local)
                 if strong:
                     return _verdict(analysed, strong, weak)
+                # weak signals of a long text pair only within one window (about 2 KiB): in 32 KiB of logs or
+                # junk, two unrelated ones ("30g", "n*e") turn up by chance
+                if len(set(map(_pid_of, local))) >= 2:
+                    weak += local
             continue
         ft = fold(text)
         _read(text, ft, relevant_tokens(ft, _RELEVANT), analysed, strong, weak)

@@ -137,7 +137,7 @@ cdef bint _all_letters(const unsigned char* s, Py_ssize_t n):
 
 
 cdef bint _is_dose(const unsigned char* s, Py_ssize_t n):
-    """``\\d+(?:mg|mcg|ml|g)`` as a full match."""
+    """A dose, as a full match (reference: ``_DOSE_RE``): digits then mg, mcg or ml, or two digits or more then g."""
     cdef Py_ssize_t i = 0
     while i < n and _is_digit(s[i]):
         i += 1
@@ -145,7 +145,7 @@ cdef bint _is_dose(const unsigned char* s, Py_ssize_t n):
         return False
     cdef Py_ssize_t r = n - i
     if r == 1:
-        return s[i] == 103  # g
+        return s[i] == 103 and i >= 2  # g
     if r == 2:
         return s[i] == 109 and (s[i + 1] == 103 or s[i + 1] == 108)  # mg, ml
     if r == 3:
@@ -479,13 +479,38 @@ cdef inline bint _is_single(str c):
     return _is_letter(ch) or _is_digit(ch) or ch == 64 or ch == 36
 
 
+cdef inline bint _is_tail(str c):
+    """A letter then punctuation only (``e.``): it may end a run (reference: ``_is_tail``)."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(c), i
+    if n < 2 or not PyUnicode_IS_ASCII(c):
+        return False
+    cdef const unsigned char* s = <const unsigned char*>PyUnicode_DATA(c)
+    if not (_is_letter(s[0]) or _is_digit(s[0]) or s[0] == 64 or s[0] == 36):
+        return False
+    for i in range(1, n):
+        if not _is_punct(s[i]):
+            return False
+    return True
+
+
+cdef str _tail_token(str c):
+    """The token of a tail's punctuation: a comma when it is only commas, else a sentence end."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(c), i
+    cdef const unsigned char* s = <const unsigned char*>PyUnicode_DATA(c)
+    for i in range(1, n):
+        if s[i] != 44:
+            return "."
+    return ","
+
+
 def chunk_tokens(list chunks, dict text, Py_ssize_t run_max):
     """Canonical tokens of learnt chunks (``text``: the memo's token texts; absent: the chunk itself), runs of
-    three or more single letters joined into words where they make some, cut every ``run_max`` letters
-    (reference: ``_normalise._chunk_tokens``)."""
+    three or more single letters joined into words where they make some, cut every ``run_max`` letters; a run
+    may end on a letter that ends a sentence (``d i e.``) (reference: ``_normalise._chunk_tokens``)."""
     cdef Py_ssize_t n = len(chunks), i = 0, a, b, s0, e, k
     cdef list per = [None] * n
     cdef str c
+    cdef bint tail
     while i < n:
         c = chunks[i]
         if not _is_single(c):
@@ -497,17 +522,25 @@ def chunk_tokens(list chunks, dict text, Py_ssize_t run_max):
             per[i] = text.get(chunks[i], chunks[i])
             i += 1
         b = i
-        if b - a < 3:
+        if b - a < 2:
             continue
         for s0 in range(a, b, run_max):
             e = min(s0 + run_max, b)
+            tail = e == b and e - s0 < run_max and b < n and _is_tail(chunks[b])
+            if tail:
+                e += 1
+                per[b] = text.get(chunks[b], chunks[b])
             if e - s0 < 3:
                 continue
-            words = _join_run("".join(chunks[s0:e]))
+            words = _join_run("".join([(<str>chunks[k])[0] for k in range(s0, e)]))
             if words is not None:
                 per[s0] = _text(words)
                 for k in range(s0 + 1, e):
                     per[k] = ""
+                if tail:
+                    per[e - 1] = _tail_token(chunks[e - 1])
+        if b < n and per[b] is not None:
+            i = b + 1  # (the tail, read with its run)
     # the tokens: a text without a space is one token (the memo's own string: no new one is made)
     cdef list toks = []
     cdef str t

@@ -303,7 +303,8 @@ _SQUEEZE2 = re.compile(r"([a-z])\1+")  # two or more of a letter → one (group 
 #: the replacement of both: a C-level callable (a template such as ``r"\1"`` costs a Python call per match)
 _GROUP1 = methodcaller("group", 1)
 _MASK_RUN = re.compile(r"\*+")
-_DOSE_RE = re.compile(r"\d+(?:mg|mcg|ml|g)")
+#: a dose: milligrams, micrograms, millilitres, or grams from 10 up ("4g", "5g" are mostly networks)
+_DOSE_RE = re.compile(r"\d+(?:mg|mcg|ml)|\d\d+g")
 
 
 def _known(word: str) -> tuple[str, ...] | None:
@@ -331,7 +332,9 @@ def _unmask(tok: str) -> tuple[str, ...] | None:
     fixed = sum(map(len, parts))
     gaps = len(parts) - 1
     lo, hi = max(fixed + gaps, len(tok) - 1), fixed + 3 * gaps
-    # necessary conditions of the full match below (same head and tail, length within the gaps' bounds)
+    # at least half of the word must show ("k*ll", "s*ic*de"; not "*se" or "n*e" for noose, which junk is full
+    # of); and the necessary conditions of the full match below (same head and tail, length within the gaps)
+    hi = min(hi, 2 * fixed)
     words = [w for w in P.MASKABLE if lo <= len(w) <= hi and w.startswith(head) and w.endswith(tail)]
     if not words:
         return None
@@ -539,7 +542,8 @@ def canon_chunk(chunk: str) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------------------
 # 4 + 5. whole text
 
-_RUN_RE = re.compile(r" [a-z0-9@$] [a-z0-9@$] [a-z0-9@$] ")
+#: three single letters in a row, the last one may end a sentence (``d i e.``): a text that may hold a run
+_RUN_RE = re.compile(r" [a-z0-9@$] [a-z0-9@$] [a-z0-9@$][.?!;:,]* ")
 
 
 
@@ -811,7 +815,7 @@ _LEET_DROP = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": None})
 #: a line (one piece) holding a character whose pieces are not read through leet in bulk: a digit that is no
 #: leet letter (2, 6, 9: no leet reading is a word), an apostrophe or a mask
 _UNSAFE_LINE_RE = re.compile(r"(?m)^[^\n269'*]*[269'*].*")
-_DOSE_LINE_RE = re.compile(r"(?m)^\d+(?:mg|mcg|ml|g)$")
+_DOSE_LINE_RE = re.compile(r"(?m)^(?:\d+(?:mg|mcg|ml)|\d\d+g)$")
 
 
 def _piece_texts(pieces: set[str]) -> dict[str, str]:
@@ -1076,17 +1080,22 @@ def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
     i = 0
     while i < n:
         c = chunks[i]
-        if len(c) == 1 and c in _SINGLE and i + 2 < n and len(chunks[i + 1]) == 1 and len(chunks[i + 2]) == 1:
+        if len(c) == 1 and c in _SINGLE and i + 2 < n and len(chunks[i + 1]) == 1:
             j = i
             while j < n and len(chunks[j]) == 1 and chunks[j] in _SINGLE and j - i < _SINGLE_RUN_MAX:
                 j += 1
-            if j - i >= 3:
-                words = _join_letters("".join(chunks[i:j]))
+            tail = j - i >= 2 and j - i < _SINGLE_RUN_MAX and j < n and _is_tail(chunks[j])
+            end = j + 1 if tail else j
+            if end - i >= 3:
+                words = _join_letters("".join(ch[0] for ch in chunks[i:end]))
                 if words is not None:
                     for w in words:
                         toks.append(w)
-                        src.append((i, j))
-                    i = j
+                        src.append((i, end))
+                    if tail:
+                        toks.append(_TAIL_TOKEN[chunks[j][1:]])
+                        src.append((j, j + 1))
+                    i = end
                     continue
                 for k in range(i, j):
                     for t in get(chunks[k], chunks[k]).split():
@@ -1107,30 +1116,42 @@ def tokens_with_src(folded: str) -> tuple[list[str], list[tuple[int, int]]]:
 
 _SINGLE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$")
 _KIND = dict.fromkeys(_SINGLE, 1)
-_RUN_BYTES = re.compile(rb"\x01{3,}")
+_RUN_BYTES = re.compile(rb"\x01{2,}")  # (two, when a letter ending a sentence follows: see _tokens_runs)
 #: last tokens of multi-token spellings (``my self``, ``sewer slide``): a join can create a relevant token
 MULTI_TOKENS = P.MULTI_LAST_SET
+
+
+def _is_tail(chunk: str) -> bool:
+    """A letter then punctuation (``e.``, ``f!``): the last letter of a spelled-out word ends a sentence."""
+    return len(chunk) >= 2 and chunk[0] in _SINGLE and chunk[1:].strip(_PUNCT_STR) == ""
 
 
 def _tokens_runs(chunks: list[str], get) -> list[str]:
     """Canonical tokens of chunks holding runs of single letters (same tokens as :func:`tokens_with_src`,
     before its sentence and multi-token steps): every chunk's token text in bulk (``get(chunk, chunk)``), then
-    each run that joins into known words replaced by them."""
+    each run that joins into known words replaced by them. A run may end on a letter that ends a sentence
+    (``d i e.``: the dot stays a token of its own)."""
     kinds = bytes(map(_KIND.get, chunks, repeat(0)))
     per = list(map(get, chunks, chunks))
-    spans = [m.span() for m in _RUN_BYTES.finditer(kinds)]
-    if any(b - a > _SINGLE_RUN_MAX for a, b in spans):
-        spans = [(s0, min(s0 + _SINGLE_RUN_MAX, b)) for a, b in spans for s0 in range(a, b, _SINGLE_RUN_MAX)]
-        spans = [(a, b) for a, b in spans if b - a >= 3]
+    spans = []
+    for m in _RUN_BYTES.finditer(kinds):
+        a, b = m.span()
+        pieces = [(s0, min(s0 + _SINGLE_RUN_MAX, b)) for s0 in range(a, b, _SINGLE_RUN_MAX)]
+        last_a, last_b = pieces[-1]
+        if last_b - last_a < _SINGLE_RUN_MAX and b < len(chunks) and _is_tail(chunks[b]):
+            pieces[-1] = (last_a, b + 1)  # (a letter that ends a sentence ends the run)
+        spans += [(x, y) for x, y in pieces if y - x >= 3]
     if spans:
-        runs = ["".join(chunks[a:b]) for a, b in spans]
+        runs = ["".join(ch[0] for ch in chunks[a:b]) for a, b in spans]
         # a run can join into words only when a reading of it is a known word or holds a stem of a glued
         # phrase (see _join_letters): found for all runs at once, the others are not looked at one by one
         for k in _maybe_joinable(runs):
             words = _join_letters(runs[k])
             if words is not None:
                 a, b = spans[k]
-                per[a:b] = [" ".join(words)] + [""] * (b - a - 1)
+                last = chunks[b - 1]
+                end = [_TAIL_TOKEN[last[1:]]] if len(last) > 1 else [""]
+                per[a:b] = [" ".join(words)] + [""] * (b - a - 2) + end
     return " ".join(per).split()
 
 

@@ -1024,6 +1024,11 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("x_idiom", "exclude", "@LEAD? @ADV? gas|gassing @SELF up", ""),
     ("x_idiom", "exclude", "suicide is|was not|never ~3 only|tempting|(way out)|answer|option", ""),
     ("x_idiom", "exclude", "@DEVNOUN ~4 @ANYKILL|suicide|die|dies|(commit suicide)|(kill itself)|(end it)", ""),
+    # KMS, the cloud Key Management Service ("aws kms decrypt", "KMS_KEY_ID", "kms:Decrypt"), and kilometres
+    ("x_kms", "exclude", "aws|gcloud|azure|google|gcp|amazon|cloud|vault|hashicorp|sops|terraform|boto3 ~2 kms", ""),
+    ("x_kms", "exclude", "the|an|your|our|its|their|use|using|via|through|with|by|enable|enabled|disable|disabled kms", ""),
+    ("x_kms", "exclude", "kms ~1 key|keys|keyring|keyrings|decrypt|encrypt|decryption|encryption|encrypted|alias|aliases|policy|policies|client|arn|service|api|grant|grants|cmk|cmks|master|permission|permissions|access|role|roles|endpoint|provider|sign|signing|verify|describe|list|create|generate|reencrypt|rotation|rotate|region|plugin|secret|secrets|config|datakey|backend|id|ids|uri|url|error|errors|call|calls|request|requests|cli|sdk|module|resource|resources|integration|admin|iam|kek|dek|envelope|ciphertext|plaintext|blob|account|backed|managed|based|protected|wrapped", ""),
+    ("x_kms", "exclude", "num|0|1|2|3|4|5|6|7|8|9|few|many|several|hundred|hundreds|thousand|thousands|couple|dozen|more|less|fewer|extra|million|miles|per ~1 kms", ""),
     ("serious", "serious", "(not joking|not kidding|no joke|no joking|mean it|i am serious|dead serious|for real this time|this time|not even joking|not playing|no cap|being serious)", ""),
     ("job", "job", "(last day|new job|new role|new position|farewell party|farewell lunch|leaving the company|leaving the team|leaving this company|retire|retiring|retirement|moving on to|two weeks notice|my last shift|great ride|farewell email|leaving party|going away party|graduating|graduation|my internship|this job|the company)", ""),
     ("accident", "accident", "(accidentally|accident|by accident|shaving|cooking|chopping|kitchen|gym|workout|lifting|playing|skiing|fell|tripped|slipped|paper cut|papercut|hiking|biking)", ""),

@@ -95,6 +95,9 @@ FAMILIES: dict[str, list[str]] = {
     "slang": [
         "i want to kms",
         "thinking abt kms ngl, not joking",
+        "i have the urge to kms",  # (not KMS the key service, nor kilometres)
+        "im done with everything kms",
+        "kms",
         "gonna unalive myself",
         "sewerslide is looking good rn",
         "i want to self delete",
@@ -113,6 +116,9 @@ FAMILIES: dict[str, list[str]] = {
 }
 
 OBFUSCATIONS = [
+    "i want to d i e.",  # (the last letter ends a sentence)
+    "k i l l m y s e l f!",
+    "s u i c i d e, that is all i think about",
     "k i l l  m y s e l f",
     "k*ll mys*lf",
     "s.u.i.c.i.d.e is all i think about",
@@ -188,6 +194,15 @@ DEV_TRAPS = [
     "how to kill yourself in minecraft to respawn",
     "Give them enough rope and they'll hang themselves",
     "gonna kms if this build fails again lol",
+    # KMS is also the cloud Key Management Service, and kms are kilometres
+    "aws kms decrypt --ciphertext-blob fileb://secret.enc --output text",
+    "gcloud kms keys list --location global --keyring prod",
+    "export KMS_KEY_ID=arn:aws:kms:us-east-1:123:key/abc",
+    "AccessDeniedException: not authorized to perform kms:Decrypt",
+    "rotate the KMS key before the audit",
+    "encrypt the backups with KMS",
+    "terraform apply -target=aws_kms_key.main",
+    "we drove 50 kms today",
 ]
 
 

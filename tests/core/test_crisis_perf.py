@@ -171,8 +171,9 @@ def test_unmask_without_compiled_patterns_matches_regex() -> None:
         if not any(parts):
             return None
         rx = re.compile("[a-z]{1,3}".join(re.escape(p) for p in parts))
+        shown = sum(map(len, parts))
         for word in P.MASKABLE:
-            if len(word) >= len(tok) - 1 and rx.fullmatch(word):
+            if len(word) >= len(tok) - 1 and 2 * shown >= len(word) and rx.fullmatch(word):
                 return (word,)
         return None
 
@@ -196,7 +197,9 @@ def test_obfuscations_in_hostile_cold_texts_are_found(both_paths) -> None:
                    "i want to diiiiiie", "kill mysélf", "ｉ ｗａｎｔ ｔｏ ｄｉｅ", "i want to die 😵"):
         for at in (0, 15000, 30000):
             clear_caches()
-            assert detect_crisis(noise[:at] + " " + crisis + " " + noise[at:]) is not None, (crisis, at)
+            # (a sentence of its own: spelled-out letters glued to stray letters of the noise read as other
+            # words, "o k i l l m y s e l f" as "ok ill myself")
+            assert detect_crisis(noise[:at] + ". " + crisis + ". " + noise[at:]) is not None, (crisis, at)
 
 
 def test_cold_random_bytes_is_bounded(both_paths) -> None:
