@@ -16,6 +16,7 @@ second clause.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
@@ -25,6 +26,7 @@ from core.crisis._matcher import Automaton
 from core.crisis._normalise import (
     chunk_spans,
     fold,
+    fold_ends,
     learn,
     orig_offsets,
     relevant_chunk_tokens,
@@ -94,7 +96,7 @@ class _Hit:
 class _Text:
     """One analysed text: original, folded form, canonical tokens and their raw-token sources."""
 
-    __slots__ = ("text", "folded", "toks", "tokset", "_src", "_spans")
+    __slots__ = ("text", "folded", "toks", "tokset", "_src", "_spans", "_ends")
 
     def __init__(self, text: str, folded: str | None = None, toks: list[str] | None = None) -> None:
         self.text = text
@@ -103,6 +105,7 @@ class _Text:
         self.tokset = frozenset(self.toks)
         self._src: list[tuple[int, int]] | None = None
         self._spans: list[tuple[int, int]] | None = None
+        self._ends: list[int] | None = None
 
     def words(self) -> frozenset[str]:
         return self.tokset
@@ -116,24 +119,72 @@ class _Text:
             self._src = src if toks == self.toks else []
         return self._src
 
-    def evidence(self, start: int, end: int) -> str:
-        """Original text of canonical tokens ``[start, end)``."""
+    def orig_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """Offsets in the original text of the chunks of canonical tokens ``[start, end)`` (None when the
+        evidence path read the text differently, which it never should)."""
         if self._spans is None:
             self._spans = chunk_spans(self.folded)
         spans = self._spans
         src = self.src
         if len(src) != len(self.toks):
-            return " ".join(self.toks[start:end])
+            return None
         a = src[start][0]
         b = src[end - 1][1] - 1
         if not spans or a >= len(spans) or b >= len(spans):
-            return " ".join(self.toks[start:end])
-        fs, fe = spans[a][0], spans[b][1]
-        os_, oe = orig_offsets(self.text, fs, fe)
-        out = self.text[os_:oe].strip()
+            return None
+        if self._ends is None and not self.text.isascii():
+            self._ends = fold_ends(self.text)
+        return orig_offsets(self.text, spans[a][0], spans[b][1], self._ends)
+
+    def evidence(self, start: int, end: int) -> str:
+        """Original text of canonical tokens ``[start, end)``."""
+        span = self.orig_span(start, end)
+        out = self.text[span[0]:span[1]].strip() if span is not None else ""
         if len(out) > _EVIDENCE_MAX:
             out = out[:_EVIDENCE_MAX] + "…"
         return out or " ".join(self.toks[start:end])
+
+    def written_as_code(self, start: int, end: int) -> bool:
+        """Whether the phrase of tokens ``[start, end)`` is written as code or an acronym, not as words: its
+        words joined by underscores; one word that is a path component or part of a file name or identifier
+        (``modules/kms``, ``kms.tf``, ``KMS_KEY``), in capitals (``KMS``) or joined by a hyphen (``local-kms``).
+        A search query (``q=kms``) and dotted or spaced-out letters are words. Used for slang that is also a
+        technical term (flag ``t``) only: a crisis phrase in a file name (``suicide_note.txt``) still alerts."""
+        span = self.orig_span(start, end)
+        if span is None:
+            return False
+        text = self.text
+        os_, oe = span
+        raw = text[os_:oe].strip()
+        os_ = text.find(raw, os_)
+        oe = os_ + len(raw)
+        if not raw or len(raw) > 256 or any(c.isspace() for c in raw):
+            return False
+        seps = {c for c in raw if not c.isalnum()}
+        if "_" in seps and not seps & {"+", "%", "&", "="}:
+            return True
+        a = os_  # (the characters around it, up to a space or a quote, at most _CODE_REACH of them)
+        while a > 0 and os_ - a < _CODE_REACH and not text[a - 1].isspace() and text[a - 1] not in _QUOTES:
+            a -= 1
+        b = oe
+        while b < len(text) and b - oe < _CODE_REACH and not text[b].isspace() and text[b] not in _QUOTES:
+            b += 1
+        before, after = text[a:os_], text[oe:b]
+        if before.endswith("_") or after.startswith("_") or _FILE_NAME.search(raw + after):
+            return True
+        if (before.endswith("/") or after.startswith("/")) and not any(c in before for c in "?=&+"):
+            return True
+        letters = [c for c in raw if c.isalpha()]
+        if len(letters) >= 2 and all(c.isupper() for c in letters):
+            return True
+        return before.endswith("-") or after.startswith("-")
+
+
+_CODE_REACH = 64
+_QUOTES = frozenset("\"'`‘’“”")
+#: a file name or a domain: a word of two characters or more, a dot, a short extension ("kms.tf", "kms.corp.local";
+#: not dotted letters, "s.u.i.c.i.d.e")
+_FILE_NAME = re.compile(r"[A-Za-z0-9]{2,}\.[A-Za-z][A-Za-z0-9]{0,7}(?![A-Za-z0-9])")
 
 
 def _negated(toks: list[str], start: int) -> bool:
@@ -253,7 +304,17 @@ def _windows(text: str):
 _pid_of = attrgetter("pid")
 
 
+def _not_code(analysed: list[_Text], hits: list[_Hit]) -> list[_Hit]:
+    """The hits but those of technical slang (flag ``t``) written as code (see :meth:`_Text.written_as_code`;
+    checked only for hits that would make a verdict, as it reads the original text)."""
+    return [h for h in hits
+            if "t" not in _PATTERNS[h.pid].flags or not analysed[h.text_index].written_as_code(h.start, h.end)]
+
+
 def _verdict(analysed: list[_Text], strong: list[_Hit], weak: list[_Hit]) -> CrisisMatch | None:
+    strong = _not_code(analysed, strong) if strong else strong
+    if len(weak) >= 2 and len(set(map(_pid_of, weak))) >= 2:
+        weak = _not_code(analysed, weak)
     if strong:
         for h in strong:
             h.category = _refine(h.category, analysed[h.text_index].toks, h.start, h.end)
@@ -316,11 +377,15 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
                 local: list[_Hit] = []
                 _read(win, fw, relevant_chunk_tokens(chunks, _RELEVANT), analysed, strong, local)
                 if strong:
-                    return _verdict(analysed, strong, weak)
+                    strong[:] = _not_code(analysed, strong)
+                    if strong:
+                        return _verdict(analysed, strong, weak)
                 # weak signals of a long text pair only within one window (about 2 KiB): in 32 KiB of logs or
                 # junk, two unrelated ones ("30g", "n*e") turn up by chance
                 if len(set(map(_pid_of, local))) >= 2:
-                    weak += local
+                    local = _not_code(analysed, local)
+                    if len(set(map(_pid_of, local))) >= 2:
+                        weak += local
             continue
         ft = fold(text)
         _read(text, ft, relevant_tokens(ft, _RELEVANT), analysed, strong, weak)

@@ -36,7 +36,7 @@ import logging
 import re
 import threading
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from itertools import accumulate, compress, islice, repeat
 from operator import add, and_, itemgetter, methodcaller, ne, not_, or_
@@ -269,20 +269,26 @@ _TABLE_BASE, _TABLE_BASE_CHARS = _base_table()
 _TABLE_MAX = len(_TABLE_BASE) + 65536  # characters entered on use: at most this many more
 
 
-def orig_offsets(text: str, fs: int, fe: int) -> tuple[int, int]:
-    """Map offsets ``[fs, fe)`` of ``fold(text)`` back to ``text`` (identity for ASCII)."""
+def fold_ends(text: str) -> list[int] | None:
+    """For each character of ``text``, the offset in ``fold(text)`` where its replacement ends (None for ASCII
+    text, which folds to the same offsets)."""
+    if text.isascii():
+        return None
+    return list(accumulate(1 if ch.isascii() else len(_TABLE[ord(ch)]) for ch in text))
+
+
+def orig_offsets(text: str, fs: int, fe: int, ends: list[int] | None = None) -> tuple[int, int]:
+    """Map offsets ``[fs, fe)`` of ``fold(text)`` back to ``text`` (identity for ASCII); ``ends`` is
+    :func:`fold_ends` of the text, when the caller keeps it for many lookups."""
     if text.isascii():
         return fs, fe
-    pos = 0
-    start = None
-    for i, ch in enumerate(text):
-        n = 1 if ch.isascii() else len(_TABLE[ord(ch)])
-        if start is None and pos + n > fs:
-            start = i
-        if start is not None and pos + n >= fe:
-            return start, i + 1
-        pos += n
-    return (start or 0), len(text)
+    if ends is None:
+        ends = fold_ends(text)
+    start = bisect_right(ends, fs)  # the first character whose replacement ends past fs
+    if start >= len(ends):
+        return 0, len(text)
+    end = max(start, bisect_left(ends, fe))  # and the first from there whose replacement reaches fe
+    return start, (end + 1 if end < len(ends) else len(text))
 
 
 _CHUNK_RE = re.compile(r"\S+")

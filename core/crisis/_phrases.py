@@ -30,6 +30,8 @@ Each entry of :data:`PATTERNS` is ``(family, category, pattern, flags)``. Flags:
 ``m``  cleared by moving / decluttering context ("giving away my stuff before the move")
 ``o``  alerts only when the phrase is the whole text, punctuation aside (a message that is just "suicide",
        often spelled out to dodge filters: "s u i c i d e", "5u1c1d3")
+``t``  slang that is also a technical term: cleared when written as code or an acronym ("KMS", "local-kms",
+       "modules/kms", "kms.tf", "KMS_KEY_ID")
 
 Categories: wish_dead, ideation, method, intent, plan, preparatory, self_harm, warning_sign, third_person;
 marker categories (never alerts): ``exclude`` vetoes strong hits inside its span ("shoot myself in the
@@ -298,6 +300,11 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("kill_self", "intent", "@INTENT @ADV? yeet|throw|hurl|launch|fling @SELF ~1 (off|from|in front of|out of)", "n"),
     ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? self delete|deleting|unalive|terminate", "n"),
     ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? delete|erase @SELF <b>", "n"),
+    # a developer's words for it: "kill -9 myself", "delete myself tonight", "exit(0) from this world"
+    ("kill_self", "ideation", "@LEAD? @ADV? kill 9|sigkill @SELF", "n"),
+    ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? delete|erase|uninstall|terminate @SELF ~1 @TIME|forever|permanently|(for good)", "n"),
+    ("kill_self", "ideation", "delete|deleting|erase|erasing|uninstall|uninstalling|exit|exiting|quit|quitting|remove|removing @SELF? ~2 (from this world|from existence|from the world|from this life|from life|from this planet)", "n"),
+    ("jump", "method", "push|pushing|throw|throwing|fling|launch|yeet @SELF off|from ~3 @HIGH", "nh"),
     ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? rope|neck <b>", "n"),
     ("kill_self", "ideation", "(@WANTD @TO|@INTENT) @ADV? rope|neck @TIME", "n"),
     ("kill_self", "ideation", "@THINK @ADV? roping|necking", "n"),
@@ -330,7 +337,7 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("suicide", "ideation", "my suicide|suicidal !prevention|awareness|research|study|squad|burn|door|doors", "n"),
     ("suicide", "ideation", "urge|urges|impulse|impulses @TO @ADV? die|suicide|selfharm", "n"),
     ("suicide", "ideation", "suicidal ideation|thoughts ~2 again|back|returned|keep|(coming back)", "n"),
-    ("kms", "ideation", "kms", "h"),
+    ("kms", "ideation", "kms", "ht"),
     ("kms", "ideation", "i am? @ADV? (@INTENT|@WANTD @TO|should|could|might) @ADV? kys", "h"),
     ("kms", "ideation", "(@WANTD @TO|@THINK) kys", "h"),
     ("might_as_well", "warning_sign", "might|may as well @ADV? (make it official|end it|be dead|die|not exist|kill myself|disappear)", "w"),
@@ -971,6 +978,9 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("fr", "ideation", "(je veux|envie de|je vais|je voudrais) ~1 (mourir|me tuer|me suicider|en finir) !de", "n"),
     ("fr", "wish_dead", "(je ne veux plus vivre|je veux plus vivre)", ""),
     ("de", "ideation", "(ich will|ich mochte|ich werde) ~1 (sterben|mich umbringen|mich toten|nicht mehr leben)", "n"),
+    ("it", "ideation", "(voglio|vorrei|devo|sto per|penso di|ho voglia di) ~1 (morire|uccidermi|ammazzarmi|suicidarmi|farla finita|togliermi la vita)", "n"),
+    ("it", "ideation", "(mi voglio|mi vorrei) ~1 uccidere|ammazzare|suicidare", "n"),
+    ("it", "wish_dead", "(non voglio piu vivere|non voglio vivere piu|vorrei essere morto|vorrei essere morta|vorrei non essere mai nato|vorrei non essere mai nata)", ""),
     ("de", "ideation", "(mich umbringen|bringe mich um|will nicht mehr leben)", "n"),
     ("es", "plan", "(me las tomo todas|tomarmelas todas|tomarme todas|tomarlas todas)", ""),
     ("es", "warning_sign", "si yo? no existiera", ""),
@@ -1024,6 +1034,16 @@ PATTERNS: list[tuple[str, str, str, str]] = [
     ("x_idiom", "exclude", "@LEAD? @ADV? gas|gassing @SELF up", ""),
     ("x_idiom", "exclude", "suicide is|was not|never ~3 only|tempting|(way out)|answer|option", ""),
     ("x_idiom", "exclude", "@DEVNOUN ~4 @ANYKILL|suicide|die|dies|(commit suicide)|(kill itself)|(end it)", ""),
+    # work written in words that crisis phrases use: tries, ends, goodbyes and game levels
+    ("x_work", "exclude", "after|since|before|in|survived my ~2 attempt|attempts ~5 build|builds|test|tests|migration|deploy|deployment|query|script|regex|parser|fix|patch|compile|install|upload|download|login|request|requests|retry|pipeline|code|commit|merge|approach|solution|version|implementation|rate|error|errors|green|passed|failing|timeout|api|endpoint|refactor|function|server|config|setup|upgrade|json|yaml|log|logs|file|files|output|running|retrying|terminate|job|jobs", ""),
+    ("x_work", "exclude", "my ~2 attempt|attempts ~5 build|builds|test|tests|migration|deploy|deployment|query|script|regex|parser|fix|patch|compile|install|upload|download|login|request|requests|retry|pipeline|code|commit|merge|approach|solution|version|implementation|rate|error|errors|green|passed|failing|timeout|api|endpoint|refactor|function|server|config|setup|upgrade|json|yaml|log|logs|file|files|output|running|retrying|terminate|job|jobs", ""),
+    ("x_work", "exclude", "@LEAD? @ADV? end|ending it all? ~6 test|tests|canary|epic|ticket|tickets|backlog|cluster|experiment|sprint|container|containers|tab|tabs|release|deploy|migration|branch|rollback|rolling|pipeline|build|server|servers|pod|pods|instance|instances|script|ctrl|trap", ""),
+    ("x_work", "exclude", "final|last? goodbye|farewell ~3 template|templates|html|page|screen|api|routes|route|python|version|feature|endpoint|endpoints|flow|modal|dialog|v1|v2|legacy|deprecated|component|banner|toast", ""),
+    ("x_work", "exclude", "this is my? goodbye|farewell ~3 template|templates|html|page|screen|api|routes|route|python|version|feature|endpoint|endpoints|flow|modal|dialog|v1|v2|legacy|deprecated|component|banner|toast", ""),
+    ("x_work", "exclude", "done|tired|sick|finished ~3 life|lives cycle|cycles|insurance|span|expectancy|hack|hacks|coach|style|support|saver|science|sciences|savings", ""),
+    ("x_work", "exclude", "npc|npcs|player|players|character|characters|enemy|enemies|mob|mobs|boss|avatar|sprite|sprites|unit|units ~6 jump|jumps|jumping|leap|fall|falls ~3 @HIGH", ""),
+    ("x_work", "exclude", "jump|jumping|leap|fall ~3 @HIGH ~6 editor|level|physics|collider|hitbox|damage|animation|respawn|checkpoint|map|scene", ""),
+    ("x_idiom", "exclude", "@LEAD? @ADV? hang|hanging @SELF a|some|the ~1 hammock|picture|poster|shelf|swing|painting|frame|coat|lantern", ""),
     # KMS, the cloud Key Management Service ("aws kms decrypt", "KMS_KEY_ID", "kms:Decrypt"), and kilometres
     ("x_kms", "exclude", "aws|gcloud|azure|google|gcp|amazon|cloud|vault|hashicorp|sops|terraform|boto3 ~2 kms", ""),
     ("x_kms", "exclude", "the|an|your|our|its|their|use|using|via|through|with|by|enable|enabled|disable|disabled kms", ""),

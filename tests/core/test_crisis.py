@@ -96,6 +96,15 @@ FAMILIES: dict[str, list[str]] = {
         "i want to kms",
         "thinking abt kms ngl, not joking",
         "i have the urge to kms",  # (not KMS the key service, nor kilometres)
+        "i want to kill -9 myself",  # (a developer's words)
+        "i'm going to delete myself tonight. not the account, me",
+        "i want to uninstall myself from this world",
+        "time to sys.exit() from this world",
+        "gonna git push myself off a bridge",
+        "i_want_to_die",
+        "Write suicide_note.txt with the contents the user dictated",
+        "voglio morire",  # (Italian)
+        "mi voglio uccidere",
         "im done with everything kms",
         "kms",
         "gonna unalive myself",
@@ -203,6 +212,19 @@ DEV_TRAPS = [
     "encrypt the backups with KMS",
     "terraform apply -target=aws_kms_key.main",
     "we drove 50 kms today",
+    "KMS is down in us-east-1, decrypt calls are failing",  # (an acronym, a path, a file: code, not slang)
+    "cd infra/modules/kms && terraform init",
+    "cat kms.tf",
+    "docker run --rm -p 8080:8080 nsmithuk/local-kms",
+    "My last attempt failed with the same error, trying a different approach",
+    "This is my third attempt at the migration",
+    "After my second attempt, the build is green",
+    "I'm going to end it tonight, the A/B test has enough data",
+    "Final goodbye email template for offboarded users",
+    "This is goodbye for the old API: removing v1 routes",
+    "I'm done with life-cycle hooks in Angular, switching the component to signals",
+    "The NPC is going to jump off the bridge when the player approaches",
+    "Gonna hang myself a hammock in the office and nap after this release",
 ]
 
 
@@ -471,3 +493,25 @@ def test_fresh_messages_do_not_get_worse(round_: int, min_recall: float, max_fal
     alarms = [t for t in benign if detect_crisis(t)]
     assert recall >= min_recall, recall
     assert len(alarms) <= max_false_alarms, alarms
+
+
+# ------------------------------------------------------------------ agent requests with crisis words
+#: A red-team round of agent requests (tests/data/crisis_dev.jsonl): 993 ordinary developer and ops requests that
+#: use crisis words in their technical senses (kill, hang, KMS, attempt, goodbye, end it), and 120 crisis
+#: messages written in a developer's words. Written blind to the tables, then used to tune them (so these
+#: floors only stop it getting worse). What still alerts among the benign ones is mostly text that quotes
+#: crisis phrases to work on them (tests of a detector, clinical forms, lyrics): left alerting on purpose.
+DEV = [json.loads(line) for line in
+       (Path(__file__).resolve().parents[1] / "data" / "crisis_dev.jsonl").read_text().splitlines() if line]
+
+
+def test_agent_requests_with_crisis_words_do_not_get_worse() -> None:
+    def alerts(r: dict) -> bool:
+        return detect_crisis(r["action"], r["command"], r["description"]) is not None
+
+    benign = [r for r in DEV if r["label"] == "not_crisis"]
+    crisis = [r for r in DEV if r["label"] == "crisis"]
+    assert len(benign) > 900 and len(crisis) >= 120
+    false_alarms = [r for r in benign if alerts(r)]
+    assert len(false_alarms) <= 28, [(r["command"], r["description"]) for r in false_alarms][:5]
+    assert sum(map(alerts, crisis)) >= 109

@@ -299,3 +299,29 @@ def test_verdicts_hold_while_another_thread_renews_the_memo(both_paths) -> None:
         sys.setswitchinterval(old)
         clear_caches()
     assert not wrong[:3]
+
+
+def test_original_offsets_by_bisection_equal_a_walk_over_the_text() -> None:
+    # the evidence of a hit in a long non-ASCII text is found by bisection over the folded offsets of its
+    # characters (one pass per text, not one per hit); the same offsets as walking the text character by character
+    def walk(text: str, fs: int, fe: int) -> tuple[int, int]:
+        if text.isascii():
+            return fs, fe
+        pos, start = 0, None
+        for i, ch in enumerate(text):
+            n = 1 if ch.isascii() else len(N._TABLE[ord(ch)])
+            if start is None and pos + n > fs:
+                start = i
+            if start is not None and pos + n >= fe:
+                return start, i + 1
+            pos += n
+        return (start or 0), len(text)
+
+    rnd = random.Random(12)
+    for _ in range(3000):
+        text = "".join(rnd.choice("ab .\u00e9\u00df\u00bd\u200b\U0001F52B\u6f22\u0435") for _ in range(rnd.randint(1, 30)))
+        n = len(N.fold(text))
+        fs = rnd.randint(0, n)
+        fe = rnd.randint(fs, n + 2)
+        assert N.orig_offsets(text, fs, fe) == walk(text, fs, fe), (text, fs, fe)
+        assert N.orig_offsets(text, fs, fe, N.fold_ends(text)) == walk(text, fs, fe)
