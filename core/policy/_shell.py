@@ -994,11 +994,19 @@ _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", 
                 ("$", " "))
 
 
-#: text that may name a secret file (a cheap test before the path is classified)
+#: operations whose output is a secret or a credential (reading it brings it into the agent's context)
+_CLOUD_SECRET_OPS = frozenset(("get-secret-value", "decrypt", "get-login-password", "get-session-token",
+                               "get-access-token", "print-access-token", "print-identity-token",
+                               "get-authorization-token", "assume-role", "get-federation-token",
+                               "get-login", "generate-data-key", "get-credentials"))
+
+
+#: text that may name a secret file or a secret-reading command (a cheap test before the data flow is followed)
 _SECRET_HINT = re.compile(r"\.(?:" + "|".join(sorted({re.escape(
     f.split("/", 1)[0] if not f.startswith(".config/") else f)[2:] for f in T.SENSITIVE_HOME_FILES} | {
     re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers|environ|" + "|".join(sorted({
-    re.escape(w) for ws in T.SECRET_PRINTERS.values() for w in ws})))
+    re.escape(w) for ws in T.SECRET_PRINTERS.values() for w in ws})) + "|secret|with-decryption|" + "|".join(
+    sorted(map(re.escape, _CLOUD_SECRET_OPS))))
 
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -3285,12 +3293,56 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+#: options of cloud CLIs before their command words that take a value (``aws --profile prod …``); aws's own
+#: options all take one but these (``aws --debug …``)
+_CLOUD_VALUE_OPTS = frozenset(("--project", "--account", "--configuration", "--format", "--zone", "--region",
+                               "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file",
+                               "--subscription", "--resource-group", "-g", "--output", "-o", "--query",
+                               "--context", "--profile", "--config", "--api-url", "--endpoint"))
+_AWS_FLAGS = frozenset(("--debug", "--no-verify-ssl", "--no-paginate", "--no-cli-pager", "--cli-auto-prompt",
+                        "--no-cli-auto-prompt", "--no-sign-request"))
+#: first words of the operation of a cloud CLI call (``describe-instances``, ``add-iam-policy-binding``):
+#: the command words end there, the words after it name resources
+_CLOUD_OPS = frozenset("""describe list get show ls create delete update set add remove deploy start stop restart
+run ssh scp patch apply import export enable disable attach detach put rm rb cp mv sync destroy terminate access
+login logout reset resize move rename grant revoke invoke call exec connect tail read write upload download print
+decrypt encrypt assume modify replace purge deregister register tag untag wait""".split())
+
+
+def _cloud_command(prog: str, args: list[str]) -> list[str]:
+    """The command words of a cloud CLI call: ``aws [options] SERVICE OPERATION``; for the others the words
+    before the first option, up to the operation (``gcloud compute instances delete``). Values of options
+    (``--role-name describe-lambda``) and resource names after the operation are never command words."""
+    words: list[str] = []
+    n = len(args)
+    i = 0
+    while i < n and len(words) < (2 if prog == "aws" else 5):
+        a = args[i]
+        if a.startswith("-"):
+            if prog == "aws":
+                if "=" not in a and a not in _AWS_FLAGS:
+                    i += 1  # (its value)
+            elif words:
+                break
+            elif "=" not in a and a in _CLOUD_VALUE_OPTS:
+                i += 1
+        else:
+            words.append(a)
+            if prog != "aws" and a.lower().split("-", 1)[0] in _CLOUD_OPS:
+                break
+        i += 1
+    return words
+
+
 def h_cloud(r, prog, args, metas, ctx, acc, stdin):
-    pos = [a for a in args if not a.startswith("-")]
-    verbs = " ".join(pos[:4]).lower()
+    """Cloud CLIs (aws, gcloud, az, doctl …), read by their command words (:func:`_cloud_command`): deletes
+    HIGH, secrets and credentials read MEDIUM (the output carries the secret on), reads SAFE, deploys, access
+    and network changes HIGH or MEDIUM, anything else MEDIUM."""
+    cmd = _cloud_command(prog, args)
+    verbs = " ".join(cmd).lower()
     words = set(verbs.replace("-", " ").split())
-    if prog == "aws" and pos[:1] == ["s3"]:
-        v = pos[1] if len(pos) > 1 else ""
+    if prog == "aws" and cmd[:1] == ["s3"]:
+        v = cmd[1] if len(cmd) > 1 else ""
         if v == "rb" or (v == "rm" and "--recursive" in args):
             acc.add(H, "shell.cloud.delete", f"aws s3 {v} (deletes a bucket or many objects)")
         elif v == "rm":
@@ -3302,12 +3354,15 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
         else:
             acc.add(L, "shell.cloud", f"aws s3 {v}")
         return OTHER
+    op = cmd[-1].lower() if cmd else ""
     if words & {"delete", "destroy", "terminate", "remove", "rm", "rb", "purge", "deregister", "revoke", "wipe"}:
         acc.add(H, "shell.cloud.delete", f"{prog} {verbs} (deletes cloud resources)")
-    elif "get-secret-value" in words or {"secrets", "access"} <= words or ("secret" in words and "get" in words):
-        acc.add(M, "shell.secret_read", f"{prog} reads a secret into the agent's context")
-    elif any(w.startswith(("describe", "list", "get", "show", "ls")) for w in words) or words & {
-            "whoami", "version", "help", "info", "sts"}:
+    elif (op in _CLOUD_SECRET_OPS or {"secrets", "access"} <= words or ("secret" in words and words & {
+            "get", "show", "download"}) or (op.startswith("get-parameter") and "--with-decryption" in args)):
+        acc.add(M, "shell.secret_read", f"{prog} {verbs} reads a secret into the agent's context")
+        return SECRET
+    elif op.split("-", 1)[0] in ("describe", "list", "get", "show", "ls") or words & {
+            "whoami", "version", "help", "info"} or (prog == "aws" and cmd[:1] == ["sts"] and op.startswith("get")):
         acc.add(S, "shell.cloud.read", f"{prog} {verbs} (reads)")
     elif words & {"deploy", "release", "publish"}:
         acc.add(H if _prod_in(args) else M, "shell.deploy", f"{prog} {verbs} (deploys)")
