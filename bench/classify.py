@@ -15,6 +15,7 @@ budget is printed as a FAIL line, and worst cold times over it are listed as a w
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -341,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     path = "compiled fast path" if compiled() else "pure-Python path"
 
     policy = Policy()
+    policy.classify("terminal", "ls")
+    gc.collect()
+    gc.freeze()  # as the daemon does once started (bot/app.py): full collections do not walk the tables
     if not args.data.exists():
         ap.error(f"labelled data {args.data} not found (shared/eval beside the repository, or --data PATH)")
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import errno
 import fcntl
+import gc
 import logging
 import os
 import signal
@@ -35,6 +36,14 @@ def version() -> str:
         return dist_version("signoff")
     except PackageNotFoundError:
         return "0+unknown"
+
+
+def _freeze_startup_objects() -> None:
+    """Move everything loaded at start (policy and crisis tables, libraries: ~10^5 objects that live as long as
+    the process) out of the cyclic garbage collector's reach (``gc.freeze``). Otherwise every full collection
+    walks them all and stalls the request it lands on by 30–40 ms, several times the classifier's budget."""
+    gc.collect()
+    gc.freeze()
 
 
 class AlreadyRunning(Exception):
@@ -201,6 +210,7 @@ class Daemon:
             loop.add_signal_handler(sig, stop.set)
         try:
             await self.start()
+            _freeze_startup_objects()
             await stop.wait()
         finally:
             await self.stop()

@@ -126,16 +126,6 @@ cdef bint _has_run(const unsigned char* s, Py_ssize_t n, int length):
     return False
 
 
-cdef bint _all_letters(const unsigned char* s, Py_ssize_t n):
-    cdef Py_ssize_t i
-    if n == 0:
-        return False
-    for i in range(n):
-        if not _is_letter(s[i]):
-            return False
-    return True
-
-
 cdef bint _is_dose(const unsigned char* s, Py_ssize_t n):
     """A dose, as a full match (reference: ``_DOSE_RE``): digits then mg, mcg or ml, or two digits or more then g."""
     cdef Py_ssize_t i = 0
@@ -241,7 +231,7 @@ cdef str _quoted_text(str tok):
         return _piece_text(tail) if tail else ""
     base = base.replace("'", "")
     if tail == "t" and base.endswith("n"):
-        stem = base[:-1]
+        stem = base[:len(base) - 1]
         toks = _nt_stems.get(stem)
         if toks is None:
             toks = (stem, "not")

@@ -253,3 +253,27 @@ async def test_waiting_request_ends_not_approved_when_the_daemon_forgets_it(shor
     finally:
         await daemon.stop()
     assert rc == 1 and "not approved" in err
+
+
+async def test_a_started_daemon_keeps_its_tables_out_of_full_garbage_collections(short_tmp):
+    # signoff run freezes what start-up loaded (gc.freeze): a full collection walking ~10^5 table objects would
+    # stall the request it lands on by tens of milliseconds
+    import gc
+
+    from bot.app import Daemon, State
+
+    daemon = Daemon(make_config(short_tmp))
+    before = gc.get_freeze_count()
+    task = asyncio.create_task(daemon.run_until_signal())
+    try:
+        for _ in range(500):
+            if daemon.state is State.RUNNING and gc.get_freeze_count() > before:
+                break
+            await asyncio.sleep(0.01)
+        assert daemon.state is State.RUNNING
+        assert gc.get_freeze_count() > before + 10_000
+    finally:
+        os.kill(os.getpid(), signal.SIGINT)  # (handled by the daemon's loop: it stops)
+        await asyncio.wait_for(task, 10)
+        gc.unfreeze()
+    assert daemon.state is State.STOPPED
