@@ -28,6 +28,12 @@ cdef frozenset _fz_pre = frozenset()
 cdef frozenset _fz_suf = frozenset()
 cdef Py_ssize_t _fz_min = 1 << 30
 cdef tuple _glue_stems = ()
+# byte tables for cheap necessary conditions, filled by bind (1: may be there)
+cdef unsigned char _known_ends[65536]  # first and last characters of the known words
+cdef unsigned char _glue_heads[65536]  # first two characters of the glue stems
+cdef unsigned char _fz_pre_tab[17576]  # first three letters of the near-miss keys (a-z only)
+cdef unsigned char _fz_suf_tab[17576]  # last three letters
+cdef bint _fz_tabs = False  # the near-miss tables hold every key (all are three lower-case letters)
 cdef object _unmask = None         # leet-read masked piece -> tuple | None
 cdef frozenset _mask_heads = frozenset()
 cdef frozenset _mask_tails = frozenset()
@@ -72,6 +78,33 @@ def bind(*, canon, canon_chunk, fuzzy, segment, join_letters, unmask, rewrite, l
     _canon, _canon_chunk, _fuzzy, _segment, _join_letters = canon, canon_chunk, fuzzy, segment, join_letters
     _rewrite, _lexicon, _maskable = dict(rewrite), frozenset(lexicon), frozenset(maskable)
     _fz_pre, _fz_suf, _fz_min, _glue_stems = frozenset(fz_pre), frozenset(fz_suf), fz_min, tuple(glue_stems)
+    global _fz_tabs
+    for k in range(65536):
+        _known_ends[k] = 0
+        _glue_heads[k] = 0
+    for w in list(_rewrite) + list(_lexicon) + list(_maskable):
+        if w and w.isascii():
+            _known_ends[ord(w[0]) * 256 + ord(w[len(w) - 1])] = 1
+        elif w:
+            for k in range(65536):
+                _known_ends[k] = 1  # (a key outside ASCII: no shortcut)
+            break
+    for stem in _glue_stems:
+        if len(stem) >= 2 and stem.isascii():
+            _glue_heads[ord(stem[0]) * 256 + ord(stem[1])] = 1
+        else:
+            for k in range(65536):
+                _glue_heads[k] = 1
+            break
+    for k in range(17576):
+        _fz_pre_tab[k] = 0
+        _fz_suf_tab[k] = 0
+    _fz_tabs = all(len(x) == 3 and x.isascii() and x.isalpha() and x.islower() for x in _fz_pre | _fz_suf)
+    if _fz_tabs:
+        for x in _fz_pre:
+            _fz_pre_tab[(ord(x[0]) - 97) * 676 + (ord(x[1]) - 97) * 26 + ord(x[2]) - 97] = 1
+        for x in _fz_suf:
+            _fz_suf_tab[(ord(x[0]) - 97) * 676 + (ord(x[1]) - 97) * 26 + ord(x[2]) - 97] = 1
 
 
 cdef inline bint _is_letter(unsigned char c):
@@ -143,6 +176,31 @@ cdef bint _is_dose(const unsigned char* s, Py_ssize_t n):
     return False
 
 
+cdef inline bint _may_be_known(const unsigned char* s, Py_ssize_t n):
+    """False only when no known word (nor its squeezed form) can be ``s``: none starts and ends like it."""
+    return n > 0 and _known_ends[s[0] * 256 + s[n - 1]]
+
+
+cdef inline Py_ssize_t _tri(const unsigned char* s):
+    return (s[0] - 97) * 676 + (s[1] - 97) * 26 + s[2] - 97
+
+
+cdef bint _may_be_near_miss(str t, const unsigned char* s, Py_ssize_t n):
+    """A near miss of a long keyword keeps its first or its last three letters (reference: _FZ_PRE, _FZ_SUF)."""
+    if _fz_tabs:
+        return _fz_pre_tab[_tri(s)] or _fz_suf_tab[_tri(s + n - 3)]
+    return t[:3] in _fz_pre or t[n - 3:] in _fz_suf
+
+
+cdef bint _may_hold_stem(const unsigned char* s, Py_ssize_t n):
+    """False only when no glue stem can be in ``s``: no two neighbours start one."""
+    cdef Py_ssize_t i
+    for i in range(n - 1):
+        if _glue_heads[s[i] * 256 + s[i + 1]]:
+            return True
+    return False
+
+
 cdef str _letters_text(str t):
     """Reference ``_canon`` from its pure-letter step on (squeezing, fuzzy match, glued words)."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(t)
@@ -157,22 +215,26 @@ cdef str _letters_text(str t):
         big = buf
     if _has_run(s, n, 3):
         sq = _squeeze(s, n, 2, big)
-        hit = _known(sq)
-        if hit is None:
-            hit = _known(_squeeze(s, n, 1, big))
+        hit = None
+        if _may_be_known(s, n):
+            hit = _known(sq)
+            if hit is None:
+                hit = _known(_squeeze(s, n, 1, big))
         if hit is not None:
             return hit
         t = sq
         n = PyUnicode_GET_LENGTH(t)
+        s = <const unsigned char*>PyUnicode_DATA(t)
     elif _has_run(s, n, 2):
-        sq = _squeeze(s, n, 1, big)
-        if sq in _maskable:
-            return sq
-    if n >= 5 and n >= _fz_min and (t[:3] in _fz_pre or t[n - 3:] in _fz_suf):
+        if _may_be_known(s, n):
+            sq = _squeeze(s, n, 1, big)
+            if sq in _maskable:
+                return sq
+    if n >= 5 and n >= _fz_min and _may_be_near_miss(t, s, n):
         hit = _fuzzy(t)
         if hit is not None:
             return _text(hit)
-    if 7 <= n <= 40:
+    if 7 <= n <= 40 and _may_hold_stem(s, n):
         for stem in _glue_stems:
             if stem in t:
                 hit = _segment(t)
@@ -205,9 +267,10 @@ cdef str _piece_text(str tok):
         return _quoted_text(tok)
     if n == 0:
         return ""
-    hit = _known(tok)
-    if hit is not None:
-        return hit
+    if _may_be_known(s, n):
+        hit = _known(tok)
+        if hit is not None:
+            return hit
     if letters:
         return _letters_text(tok)
     if digits:
@@ -312,6 +375,10 @@ cdef str _leet_text(str t, bint check_known):
             m += 1
         if not alpha or m == 0:
             continue  # (a reading that is not all letters is no known word)
+        if not _may_be_known(rb, m):
+            if reading == 0:
+                first_reading = (<char*>rb)[:m].decode("ascii")
+            continue
         cand = (<char*>rb)[:m].decode("ascii")
         if reading == 0:
             first_reading = cand
@@ -394,6 +461,18 @@ cdef str _chunk_text(str chunk):
         k += 1
     if k == n and (n > 1 or not (_is_letter(s[0]) or _is_digit(s[0]))):
         return _piece_text(chunk)  # one word piece (a single letter or digit is a run of one, read the same)
+    cdef Py_ssize_t p = k
+    cdef bint commas = True
+    if k > 1 or (k == 1 and not (_is_letter(s[0]) or _is_digit(s[0]))):
+        # one word piece, then punctuation to the end ("end.", "$v1x;", "me,"): its tokens, then a comma when
+        # the punctuation is only commas, else a sentence end
+        while p < n and _is_punct(s[p]):
+            if s[p] != 44:
+                commas = False
+            p += 1
+        if p == n:
+            w = _piece_text(chunk[:k])
+            return (w + (" ," if commas else " .")) if w else ("," if commas else ".")
     cdef list out = []
     cdef list letters = []  # single letters separated by dots: s.u.i.c.i.d.e
     cdef Py_ssize_t i = 0, a, j
