@@ -187,7 +187,8 @@ cdef inline Py_ssize_t _tri(const unsigned char* s):
 
 cdef bint _may_be_near_miss(str t, const unsigned char* s, Py_ssize_t n):
     """A near miss of a long keyword keeps its first or its last three letters (reference: _FZ_PRE, _FZ_SUF)."""
-    if _fz_tabs:
+    if _fz_tabs and _is_letter(s[0]) and _is_letter(s[1]) and _is_letter(s[2]) and _is_letter(s[n - 3]) \
+            and _is_letter(s[n - 2]) and _is_letter(s[n - 1]):
         return _fz_pre_tab[_tri(s)] or _fz_suf_tab[_tri(s + n - 3)]
     return t[:3] in _fz_pre or t[n - 3:] in _fz_suf
 
@@ -624,7 +625,7 @@ def chunk_tokens(list chunks, dict text, Py_ssize_t run_max):
 
 
 cdef inline bint _is_dot(str t):
-    return PyUnicode_GET_LENGTH(t) == 1 and (<const unsigned char*>PyUnicode_DATA(t))[0] == 46
+    return PyUnicode_GET_LENGTH(t) == 1 and PyUnicode_IS_ASCII(t) and (<const unsigned char*>PyUnicode_DATA(t))[0] == 46
 
 
 def finish(list toks, frozenset multi_last, frozenset multi_pairs, object join_multi):
