@@ -68,7 +68,8 @@ class TerminalChannel:
         who = f" user {one_line(alert.user_ref)}" if alert.user_ref else ""
         said = one_line(alert.text or alert.evidence or "")[:500]
         self._write(f"🆘 [{alert.id}] crisis language ({alert.category}) from {one_line(alert.where)}{who}{again}: "
-                    f"the resources were given; a person may need help now.\n    said: {said}")
+                    f"the resources were given; a person may need help now.\n    said: {said}\n"
+                    f"    I'm on it (stops the re-alerts): signoff ack {alert.id}")
 
     async def update_crisis(self, alert: CrisisAlert) -> None:
         self._write(f"🆘 [{alert.id}] {alert.acknowledged_by_name or alert.acknowledged_by} is on it.")

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from core.broker import Broker, Requester
 from core.crisis import detect_crisis
-from core.crisis_desk import Origin
+from core.crisis_desk import AlreadyAcknowledged, Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotAllowed, NotFound, SignoffError
 from core.models import Actor, ApprovalRequest, DecidedVia, Status, valid_unicode
 
@@ -126,6 +126,7 @@ class ApiServer:
             web.post("/v1/approvals/{id}/decision", self.decision),
             web.post("/v1/approvals/{id}/cancel", self.cancel),
             web.post("/v1/crisis", self.crisis),
+            web.post("/v1/crisis/{id}/ack", self.crisis_ack),
             web.get("/v1/health", self.health),
         ])
         self._runner: web.AppRunner | None = None
@@ -219,6 +220,34 @@ class ApiServer:
         match = await asyncio.to_thread(detect_crisis, text) if len(text) > 4096 else detect_crisis(text)
         origin = Origin("api", user_ref=report.user, agent=report.agent, session=report.session)
         alert = self.broker.crisis.raise_alert(text, origin, match)
+        return web.json_response(alert.to_api())
+
+    async def crisis_ack(self, request: web.Request) -> web.Response:
+        """A terminal approver acknowledges a crisis alert ("I'm on it": no more re-alerts). ``id`` is the
+        alert's id or the id of the crisis approval request that raised it. Only terminal approvers may: an
+        agent must not be able to silence the re-alerts."""
+        ref = request.match_info["id"]
+        caller = _requester(request)
+        if not self.terminal_enabled:
+            raise NotAllowed("acknowledging over the socket is off: the terminal channel is disabled "
+                             "(press I'm on it on the alert instead)")
+        if caller.uid not in self.approver_uids:
+            raise NotAllowed(f"uid {caller.uid} is not in terminal.approver_uids: only an approver may acknowledge")
+        if request.can_read_body:
+            body = await _json_body(request)
+            if body not in ({}, None):
+                raise ApiError(400, "invalid_request", "acknowledging takes no body (or an empty object)")
+        alert = await self.broker.crisis.find(ref)
+        if alert is None:
+            raise NotFound(f"no crisis alert (nor crisis approval) with id {ref!r}")
+        name = unix_user(caller.uid)
+        try:
+            alert = await self.broker.crisis.acknowledge(alert.id, Actor(id=f"cli:{name}", name=name,
+                                                                         via=DecidedVia.CLI))
+        except AlreadyAcknowledged as exc:
+            who = exc.alert.acknowledged_by_name or exc.alert.acknowledged_by
+            raise ApiError(409, "already_acknowledged", f"crisis alert {exc.alert.id} is already acknowledged "
+                                                        f"by {who}") from None
         return web.json_response(alert.to_api())
 
     async def health(self, request: web.Request) -> web.Response:

@@ -54,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     pe = sub.add_parser("pending", parents=[common], help="list pending approvals")
     pe.add_argument("--json", action="store_true")
 
+    ak = sub.add_parser("ack", parents=[common],
+                        help="acknowledge a crisis alert from the terminal (\"I'm on it\": no more re-alerts)")
+    ak.add_argument("id", help="the alert's id, or the id of the crisis request that raised it")
+
     for name, verb in (("approve", "approve"), ("deny", "deny")):
         d = sub.add_parser(name, parents=[common], help=f"{verb} a pending approval from the terminal")
         d.add_argument("id")
@@ -324,6 +328,24 @@ def _change(args, name: str, path: str, body: dict | None) -> int:
         return EXIT_OK
     msg = (data or {}).get("error", {}).get("message", f"HTTP {status}")
     print(f"signoff {name}: refused: {msg}", file=sys.stderr)
+    return EXIT_NO
+
+
+def _cmd_ack(args) -> int:
+    """``signoff ack ID``: a terminal approver acknowledges a crisis alert (exit 0; 1 refused or already
+    acknowledged by someone else; 3 daemon unreachable)."""
+    from bot.connection import DaemonUnreachable
+
+    try:
+        status, data = _connection(args).call("POST", f"/v1/crisis/{args.id}/ack")
+    except DaemonUnreachable as exc:
+        print(f"signoff ack: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    if status == 200:
+        print(f"{data['id']}: acknowledged by {data.get('acknowledged_by_name') or data.get('acknowledged_by')}")
+        return EXIT_OK
+    msg = (data or {}).get("error", {}).get("message", f"HTTP {status}")
+    print(f"signoff ack: refused: {msg}", file=sys.stderr)
     return EXIT_NO
 
 

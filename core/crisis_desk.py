@@ -177,6 +177,18 @@ class CrisisDesk:
             self._spawn(self._deliver(channel, "update_crisis", alert.model_copy()))
         return alert.model_copy()
 
+    async def find(self, ref: str) -> CrisisAlert | None:
+        """The alert with id ``ref``, or the one a crisis approval request ``ref`` raised (the id ``signoff
+        request`` printed); None when there is neither."""
+        alert = await self.get(ref)
+        if alert is not None:
+            return alert
+        for a in self._alerts.values():
+            if a.approval_id == ref:
+                return a.model_copy()
+        row = await self.ledger.crisis_for_approval(ref)
+        return self._merge(row) if row is not None else None
+
     async def get(self, alert_id: str) -> CrisisAlert | None:
         if alert_id in self._alerts:
             return self._alerts[alert_id].model_copy()

@@ -460,6 +460,12 @@ class Ledger:
         async with self._sessions() as s:
             return await s.get(CrisisAlertRow, alert_id)
 
+    async def crisis_for_approval(self, approval_id: str) -> CrisisAlertRow | None:
+        """The crisis alert raised by an approval request (its ``approval_id``), or None."""
+        async with self._sessions() as s:
+            res = await s.exec(select(CrisisAlertRow).where(CrisisAlertRow.approval_id == approval_id).limit(1))
+            return res.first()
+
     async def acknowledge_crisis(self, alert_id: str, at: datetime, actor_id: str, actor_name: str | None,
                                  event: EventRow) -> bool:
         """Compare-and-set: the first acknowledgement wins. Returns False when it was acknowledged already

@@ -277,3 +277,38 @@ async def test_a_started_daemon_keeps_its_tables_out_of_full_garbage_collections
         await asyncio.wait_for(task, 10)
         gc.unfreeze()
     assert daemon.state is State.STOPPED
+
+
+async def test_a_crisis_alert_is_acknowledged_from_the_terminal(start_daemon, short_tmp):
+    cfg, daemon, api = await _start(start_daemon, short_tmp)
+    rc, out, err = await run_cli("request", "--config", str(cfg), "--action", "send_message", "--",
+                                 "I want to kill myself")
+    assert rc == 1 and "988" in out
+    _, data = await api.call("GET", "/v1/approvals?status=crisis")
+    approval_id = data["approvals"][0]["id"]
+    alert = await daemon.broker.crisis.find(approval_id)  # (the request's id leads to its alert)
+    assert alert is not None and alert.acknowledged_by is None and alert.id != approval_id
+
+    rc, out, err = await run_cli("ack", "--config", str(cfg), approval_id)
+    assert rc == 0, err
+    assert out.startswith(f"{alert.id}: acknowledged by ")
+    acked = await daemon.broker.crisis.get(alert.id)
+    assert acked.acknowledged_by.startswith("cli:")
+    events = (await daemon.ledger.crisis_events([alert.id]))[alert.id]
+    assert [e.kind for e in events].count("crisis_acknowledged") == 1
+
+    rc, out, err = await run_cli("ack", "--config", str(cfg), alert.id)  # a second press is told who was first
+    assert rc == 1 and "already acknowledged by" in err
+    rc, out, err = await run_cli("ack", "--config", str(cfg), "nosuchid")
+    assert rc == 1 and "no crisis alert" in err
+
+
+async def test_only_a_terminal_approver_acknowledges_a_crisis_alert(start_daemon, short_tmp):
+    # an agent must not silence the re-alerts: with the terminal channel off (or for another uid) it is refused
+    daemon, api = await start_daemon(make_config(short_tmp, terminal=False))
+    from core.crisis_desk import Origin
+
+    alert = daemon.broker.crisis.raise_alert("i want to die", Origin("api"), None)
+    status, data = await api.call("POST", f"/v1/crisis/{alert.id}/ack")
+    assert status == 403 and "terminal channel is disabled" in data["error"]["message"]
+    assert (await daemon.broker.crisis.get(alert.id)).acknowledged_by is None
