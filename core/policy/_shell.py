@@ -3361,8 +3361,8 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
             "get", "show", "download"}) or (op.startswith("get-parameter") and "--with-decryption" in args)):
         acc.add(M, "shell.secret_read", f"{prog} {verbs} reads a secret into the agent's context")
         return SECRET
-    elif op.split("-", 1)[0] in ("describe", "list", "get", "show", "ls") or words & {
-            "whoami", "version", "help", "info"} or (prog == "aws" and cmd[:1] == ["sts"] and op.startswith("get")):
+    elif op.split("-", 1)[0] in ("describe", "list", "get", "show", "ls", "tail") or {c.lower() for c in cmd} & {
+            "whoami", "version", "help", "info"}:
         acc.add(S, "shell.cloud.read", f"{prog} {verbs} (reads)")
     elif words & {"deploy", "release", "publish"}:
         acc.add(H if _prod_in(args) else M, "shell.deploy", f"{prog} {verbs} (deploys)")

@@ -574,6 +574,12 @@ CASES = [
     ('terminal', 'gcloud --project p compute instances delete vm --zone z', H),
     ('terminal', 'gcloud compute instances list --filter=name:delete-me', S),
     ('terminal', 'az vm list -o table', S),
+    ('terminal', 'aws iam set-default-policy-version --policy-arn arn:aws:iam::1:policy/p --version-id v2', H),
+    ('terminal', 'aws iam create-policy-version --policy-arn arn:aws:iam::1:policy/p --policy-document file://p.json', H),
+    ('terminal', 'aws lambda publish-version --function-name f', M),
+    ('terminal', 'gcloud compute project-info add-metadata --metadata-from-file ssh-keys=keys.txt', M),
+    ('terminal', 'gcloud version', S),
+    ('terminal', 'aws logs tail /aws/lambda/f --follow', S),
     # ... and secrets or credentials they print are secrets (MEDIUM; sent on: HIGH)
     ('terminal', 'aws ssm get-parameter --name /prod/db/password --with-decryption', M),
     ('terminal', 'aws ssm get-parameter --name /prod/feature-flag', S),
