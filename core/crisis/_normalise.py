@@ -28,6 +28,10 @@ compiler is; see :func:`_load_fast`) when it is there: it reads each chunk in C 
 this module whatever needs more. Without it, the pure-Python bulk path (set, string and map operations in C over
 all new chunks at once; only what those cannot clear is read one chunk at a time) gives the same tokens in about
 twice the time. Every step is linear in the text.
+
+A change to how :func:`canon` or :func:`canon_chunk` read a word must be made in ``_fast.pyx`` too (it mirrors
+their easy cases); tests/core/test_crisis_compiled.py compares the two on every kind of chunk and fails until
+they agree.
 """
 
 from __future__ import annotations
