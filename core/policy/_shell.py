@@ -1670,16 +1670,25 @@ def _git_config_commands(r, pairs, ctx, acc, floor):
             r.run_text(cmd, ctx.child(), acc)
 
 
-def h_git(r, prog, args, metas, ctx, acc, stdin):
+def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
     i, n = 0, len(args)
+    readings = 0
     while i < n and args[i].startswith("-"):
         a = args[i]
         if a == "-c" and i + 1 < n and "=" in args[i + 1]:
             _git_config_commands(r, [args[i + 1].split("=", 1)], ctx, acc, L)
         if a in T.GIT_GLOBAL_WITH_ARG:
             i += 2
-        else:
-            i += 1
+            continue
+        if (branch and a not in T.GIT_GLOBAL_FLAGS and "=" not in a and a != "--" and i + 1 < n
+                and not args[i + 1].startswith("-")):
+            # an unknown option may take the next word as its value: the command after it counts too
+            readings += 1
+            if readings > T.MAX_OPTION_READINGS:
+                acc.add(M, "shell.options.unknown", "git: too many unknown options before its subcommand")
+            else:
+                h_git(r, prog, args[i + 2:], metas[i + 2:], ctx, acc, stdin, branch=False)
+        i += 1
     if i >= n:
         acc.add(S, "shell.git", "git")
         return OTHER
@@ -1826,7 +1835,10 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     sub, rest = args[i], args[i + 1:]
     if sub == "compose":
-        return _compose(r, rest, ctx, acc)
+        # (compose's own options come before its subcommand: every reading of them counts)
+        for rd, _ in _global_readings(rest, [None] * len(rest), T.GLOBAL_OPTS["docker-compose"], prog, acc):
+            _compose(r, rd, ctx, acc)
+        return OTHER
     obj = None
     if sub in ("container", "image", "volume", "network", "system", "builder", "buildx", "context", "plugin",
                "secret", "config", "node", "service", "stack", "swarm", "manifest", "trust"):
@@ -2098,11 +2110,11 @@ def h_iac(r, prog, args, metas, ctx, acc, stdin):
 
 def h_ansible_playbook(r, prog, args, metas, ctx, acc, stdin):
     if any(a in ("--check", "-C") for a in args):
-        acc.add(L, "shell.ansible.check", "ansible-playbook --check (dry run)")
+        acc.add(L, "shell.ansible.check", f"{prog} --check (dry run)")
     elif any(a in ("--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") for a in args):
-        acc.add(S, "shell.ansible.list", "ansible-playbook (lists only)")
+        acc.add(S, "shell.ansible.list", f"{prog} (lists only)")
     else:
-        acc.add(H, "shell.ansible.playbook", "ansible-playbook (changes remote hosts)")
+        acc.add(H, "shell.ansible.playbook", f"{prog} (runs a playbook that changes hosts)")
     return OTHER
 
 
@@ -2587,6 +2599,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
         elif P.normalize(rest[0], ctx.cwd) in ctx.downloaded:
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(rest[0])}")
         else:
+            cmds = T.SCRIPT_PUBLISHERS.get(rest[0].rsplit("/", 1)[-1], ())
+            up = next((a for a in rest[1:] if a in cmds), None)
+            if up:
+                acc.add(H, "shell.publish", f"{prog} {_show(rest[0])} {up} (publishes to a registry)")
             acc.add(L, "shell.script", f"{prog} runs {_show(rest[0])}")
         return OTHER
     if stdin is None:
@@ -2960,6 +2976,12 @@ def h_firewall(r, prog, args, metas, ctx, acc, stdin):
         else:
             acc.add(S, "shell.firewall.list", f"{prog} (lists rules)")
         return OTHER
+    if prog.endswith("-restore"):
+        if any(a in ("-t", "--test") for a in args):
+            acc.add(L, "shell.firewall.test", f"{prog} --test (checks rules only)")
+        else:
+            acc.add(H, "shell.firewall.restore", f"{prog} (replaces the firewall rules)")
+        return OTHER
     pos = [a for a in args if not a.startswith("-")]
     verb = pos[0] if pos else ""
     if prog == "ufw":
@@ -3098,6 +3120,7 @@ _SQL_OPTS = {
     "beeline": ("unpeuf", "e", (), "f"),
     "usql": ("cf", "c", ("--command",), "f"),
     "vsql": ("cfhUdwp", "c", ("--command",), "f"),
+    "cqlsh": ("upkfe", "e", ("--execute",), "f"),
 }
 
 
@@ -3214,6 +3237,34 @@ def _package_runner_argv(prog, args):
     return args[i:] if i < n else None
 
 
+def _publish_command(prog: str, args: list, pos: list):
+    """The reason a call publishes (tables :data:`PUBLISHERS`, :data:`PUBLISH_TASKS`), or None."""
+    tasks = T.PUBLISH_TASKS.get(prog)
+    if tasks is not None:
+        remote, local = tasks
+        for a in pos:
+            task = a.rsplit(":", 1)[-1] if not a.startswith(remote) else a
+            if task.startswith(remote) and task not in local:
+                return f"{prog} {a} (publishes to a repository)"
+        return None
+    if prog not in T.PUBLISHERS:
+        return None
+    pub = T.PUBLISHERS[prog]
+    sub = pos[0] if pos else ""
+    if pub is None:
+        return f"{prog} {sub}".strip() + " (publishes to a registry)"
+    for entry in pub:
+        words = entry.split()
+        if (words[0] if words else "") != sub:
+            continue
+        more = words[1:]
+        if not more or (more[0].startswith("-") and more[0] in args) or pos[1:2] == more[:1]:
+            if words[-1:] == ["publish"] or not more and sub in ("push", "upload", "release", ""):
+                return f"{prog} {entry}".strip() + " (publishes to a registry)"
+            return f"{prog} {entry} (changes a package published on a registry)"
+    return None
+
+
 def h_pkg(r, prog, args, metas, ctx, acc, stdin):
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
@@ -3222,15 +3273,13 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
         if run:
             # the fetched tool's command counts too (npx rimraf / is a recursive delete of /)
             r.run_argv(run, [None] * len(run), ctx.child(), acc, stdin)
-    pub = T.PUBLISHERS.get(prog)
-    if pub and sub in pub:
-        if prog == "yarn" and sub == "npm" and (len(pos) < 2 or pos[1] != "publish"):
-            pass
-        else:
-            acc.add(H, "shell.publish", f"{prog} {sub} (publishes to a registry)")
-            return OTHER
+    pub = _publish_command(prog, args, pos)
+    if pub is not None:
+        acc.add(H, "shell.publish", pub)
+        return OTHER
     inst = T.INSTALLERS.get(prog, ())
-    if prog == "yarn" and not pos and not [a for a in args if a not in ("--frozen-lockfile", "--immutable")]:
+    if prog == "yarn" and not pos and not [a for a in args if a not in ("--frozen-lockfile", "--immutable") and (
+            "=" not in a)]:
         acc.add(M, "shell.install", "yarn (installs packages)")
         return OTHER
     if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")):
@@ -3262,8 +3311,9 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     subs = T.DEPLOY_TOOLS.get(prog, ())
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
-    if sub in T.PUBLISHERS.get(prog, ()):
-        acc.add(H, "shell.publish", f"{prog} {sub} (publishes to a registry)")
+    pub = _publish_command(prog, args, pos)
+    if pub is not None:
+        acc.add(H, "shell.publish", pub)
         return OTHER
     if prog == "helm":
         if sub in ("uninstall", "delete", "del"):
@@ -3700,6 +3750,174 @@ def h_unzip(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_verb_table(r, prog, args, metas, ctx, acc, stdin):
+    """Programs read by their action words (table :data:`VERB_TABLES`): ``launchctl stop``, ``sv down``,
+    ``update-rc.d NAME remove``, ``chkconfig NAME off``, ``mysqladmin drop DB``; the highest action decides."""
+    with_arg, index, tiers, default, what = T.VERB_TABLES[prog]
+    pos: list = []
+    hits: list = []
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        if a == "--":
+            pos.extend(args[i + 1:])
+            break
+        if a.startswith("-") and len(a) > 1:
+            k = a.split("=", 1)[0]
+            if k in tiers:
+                hits.append((tiers[k], k))
+            if a in with_arg:
+                i += 1
+        else:
+            pos.append(a)
+        i += 1
+    acts = pos if index is None else pos[index:index + 1]
+    hits.extend((tiers.get(v, default), v) for v in acts)
+    if not hits:
+        hits.append((tiers.get("", default), ""))
+    t, word = max(hits, key=lambda h: h[0])
+    effect = T.VERB_EFFECTS.get(prog, {}).get(word) if prog in T.VERB_EFFECTS else T.SERVICE_EFFECTS.get(t)
+    label = f"{prog} {word}".strip()
+    acc.add(t, f"shell.{prog}.{word or 'none'}"[:40],
+            f"{label} ({effect})" if effect else f"{label} ({what}, read-only)" if t == S else f"{label} ({what})")
+    return OTHER
+
+
+def h_dbus(r, prog, args, metas, ctx, acc, stdin):
+    """D-Bus calls (``dbus-send … org.freedesktop.login1.Manager.PowerOff``, ``busctl call … Reboot``): the
+    method named decides (table :data:`DBUS_METHODS`), other calls are LOW."""
+    best = None
+    for a in args:
+        for w in a.replace("=", " ").split():
+            name = w.rsplit(".", 1)[-1]
+            t = T.DBUS_METHODS.get(name)
+            if t is not None and (best is None or t > best[0]):
+                best = (t, name)
+    if best is None:
+        acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+    else:
+        acc.add(best[0], f"shell.dbus.{best[1]}"[:40], f"{prog} calls {best[1]} over D-Bus")
+    return OTHER
+
+
+def _remote_command(r, cmd: list, ctx, acc, stdin) -> None:
+    """A command run on other hosts: read as shell (a single word is a script, several are words), with no
+    working directory or workspace of ours."""
+    if not cmd:
+        return
+    c = ctx.child(deeper=True)
+    c.cwd = None
+    c.ws = None
+    if len(cmd) == 1:
+        r.run_text(cmd[0], c, acc)
+    else:
+        r.run_text(" ".join(cmd), c, acc)
+
+
+def h_remote_runner(r, prog, args, metas, ctx, acc, stdin):
+    """Programs that run one command on other hosts, like ``ssh host CMD`` (table :data:`REMOTE_RUNNERS`):
+    ``pdsh -w hosts CMD``, ``pssh -h hosts CMD``, ``mosh host -- CMD``: MEDIUM and the command's tier."""
+    with_arg, skip = T.REMOTE_RUNNERS[prog]
+    pos: list = []
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        if a == "--":
+            pos.extend(args[i + 1:])
+            break
+        if a.startswith("-") and len(a) > 1 and not pos:
+            if a in with_arg:
+                i += 1
+        elif a.startswith("-") and len(a) > 1 and len(pos) < skip:
+            if a in with_arg:
+                i += 1
+        else:
+            pos.append(a)
+            if len(pos) > skip:
+                pos.extend(args[i + 1:])
+                break
+        i += 1
+    cmd = pos[skip:]
+    if prog == "mosh" and not cmd:
+        acc.add(M, "shell.remote", f"{prog}: interactive session on {pos[0] if pos else 'a remote host'}")
+        return OTHER
+    acc.add(M, "shell.remote", f"{prog} runs a command on remote hosts")
+    _remote_command(r, cmd, ctx, acc, stdin)
+    return OTHER
+
+
+def h_salt(r, prog, args, metas, ctx, acc, stdin):
+    """``salt TARGET FUNCTION ARGS``: remote execution like ad-hoc ``ansible`` (MEDIUM); ``cmd.run`` and the like
+    run their arguments as a shell command (its tier counts), state functions apply states like
+    ``ansible-playbook`` (HIGH)."""
+    o = getopts(args, frozenset("tbcsldi"), T.SALT_OPTS_WITH_ARG - {"-t", "-b", "-c", "-s", "-l", "-d", "-i"})
+    pos = o.pos
+    func = pos[1] if len(pos) > 1 else ""
+    acc.add(M, "shell.salt", f"{prog} runs {func or 'a function'} on remote hosts")
+    if func in T.SALT_STATE_FUNCS:
+        acc.add(H, "shell.salt.state", f"{prog} {func} (applies states that change hosts)")
+    elif func in T.SALT_SHELL_FUNCS:
+        _remote_command(r, [a for a in pos[2:] if "=" not in a or " " in a][:1] or pos[2:3], ctx, acc, stdin)
+    return OTHER
+
+
+def _global_readings(args: list, metas: list, opts: tuple, prog: str, acc: Acc) -> list:
+    """The readings of the options before a program's subcommand (table :data:`GLOBAL_OPTS`): each is
+    ``(args, metas)`` with every option before the subcommand and its value made one word (``-n prod`` ->
+    ``-n=prod``), so the subcommand is the first word not starting with "-" (``helm -n prod uninstall api``).
+    An option of neither kind followed by a word may take it as its value or not: both readings are returned
+    (the option read as a flag first), so the higher tier decides and an unknown option never hides the
+    subcommand behind its value (``helm --x get uninstall api``)."""
+    with_val, flags = opts
+    readings: list = []
+    head: list = []
+    hmetas: list = []
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        if a == "--" or a == "-" or not a.startswith("-"):
+            break
+        m = metas[i] if i < len(metas) else None
+        nxt = args[i + 1] if i + 1 < n else None
+        if a in with_val and nxt is not None:
+            head.append(f"{a}={nxt}")
+            hmetas.append(metas[i + 1] if i + 1 < len(metas) else m)
+            i += 2
+            continue
+        known = ("=" in a or a in flags or a in with_val or (
+            a[1] != "-" and len(a) > 2 and (a[:2] in with_val or all(f"-{ch}" in flags for ch in a[1:]))))
+        if not known and nxt is not None and nxt != "--" and not nxt.startswith("-"):
+            if len(readings) >= T.MAX_OPTION_READINGS:
+                acc.add(M, "shell.options.unknown", f"{prog}: too many unknown options before its subcommand")
+                break
+            # reading 1: the option takes no value, the next word is the subcommand
+            readings.append((head + args[i:], hmetas + metas[i:]))
+            head = head + [f"{a}={nxt}"]
+            hmetas = hmetas + [metas[i + 1] if i + 1 < len(metas) else m]
+            i += 2
+            continue
+        head.append(a)
+        hmetas.append(m)
+        i += 1
+    readings.append((head + args[i:], hmetas + metas[i:]))
+    return readings
+
+
+def _globals_first(handler, opts: tuple):
+    """``handler`` called with the options before the subcommand read first (:func:`_global_readings`), once per
+    reading; what the first reading prints is what the command prints."""
+
+    def h_global_options(r, prog, args, metas, ctx, acc, stdin):
+        out = None
+        for k, (a, m) in enumerate(_global_readings(args, metas, opts, prog, acc)):
+            o = handler(r, prog, a, m, ctx, acc, stdin)
+            if k == 0:
+                out = o
+        return out
+
+    return h_global_options
+
+
 def _build_handlers() -> dict:
     h: dict = {}
     for p in ("rm", "unlink", "rmdir_", "srm", "trash", "trash-put") + tuple(T.RECURSIVE_DELETERS):
@@ -3815,5 +4033,23 @@ def _build_handlers() -> dict:
     for p in ("mongo", "mongosh"):
         h[p] = h_mongo
     h["unzip"] = h_unzip
+    for p in ("crictl", "ctr"):
+        h[p] = h_docker
+    h["ansible-pull"] = h_ansible_playbook
+    for p in T.VERB_TABLES:
+        h[p] = h_verb_table
+    for p in T.DBUS_CLIENTS:
+        h[p] = h_dbus
+    for p in T.REMOTE_RUNNERS:
+        h[p] = h_remote_runner
+    for p in ("salt", "salt-ssh"):
+        h[p] = h_salt
+    for p in T.PUBLISH_TASKS:
+        h.setdefault(p, h_pkg)
+    for p in T.PUBLISHERS:
+        h.setdefault(p, h_pkg)
     h.pop("rmdir_", None)
+    for p, opts in T.GLOBAL_OPTS.items():
+        if p in h:
+            h[p] = _globals_first(h[p], opts)
     return h

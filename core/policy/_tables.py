@@ -163,7 +163,8 @@ PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
 LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
 SQL_CLIENTS = frozenset(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "sqlcmd", "clickhouse-client",
                          "clickhouse", "cockroach", "snowsql", "bq", "usql", "pgcli", "mycli", "litecli", "trino",
-                         "presto", "spark-sql", "hive", "beeline", "isql", "osql", "db2", "sqlplus", "vsql"))
+                         "presto", "spark-sql", "hive", "beeline", "isql", "osql", "db2", "sqlplus", "vsql",
+                         "cqlsh"))
 ENV_SETUP_TOOLS = frozenset(("ssh-agent", "pyenv", "rbenv", "nodenv", "direnv", "conda", "brew", "starship",
                              "zoxide", "fnm", "mise", "rtx", "jenv", "goenv", "plenv", "keychain", "dircolors",
                              "opam", "luarocks", "thefuck", "atuin", "mcfly", "fzf", "gpg-agent", "micromamba",
@@ -214,7 +215,8 @@ USER_ADMIN = frozenset(("useradd", "userdel", "usermod", "groupadd", "groupdel",
                         "adduser", "deluser", "addgroup", "delgroup", "visudo", "vipw", "chage", "gpasswd",
                         "dscl", "sysadminctl"))
 FIREWALLS = frozenset(("iptables", "ip6tables", "iptables-legacy", "iptables-nft", "nft", "ufw", "firewall-cmd",
-                       "pfctl", "ebtables", "arptables"))
+                       "pfctl", "ebtables", "arptables", "iptables-restore", "ip6tables-restore",
+                       "iptables-legacy-restore", "iptables-nft-restore"))
 MOUNTERS = frozenset(("mount", "umount", "swapon", "swapoff", "losetup", "cryptsetup", "lvremove", "vgremove",
                       "pvremove", "lvcreate", "vgcreate", "pvcreate", "mdadm", "zpool", "zfs", "btrfs"))
 NETWORK_SENDERS = frozenset(("curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp", "http",
@@ -257,14 +259,43 @@ DEPLOY_TOOLS = {
     "skaffold": ("run", "deploy"), "argocd": ("app",), "kamal": ("deploy",), "dokku": (), "pulumi": ("up",),
     "gcloud": ("deploy",), "copilot": ("deploy",), "render": ("deploy",), "surge": (), "now": (),
 }
+#: publishing to a registry (HIGH): program -> its publish commands (None: any use publishes). An entry is the
+#: subcommand, or the subcommand and a word or option that must be among its arguments too (``owner add``,
+#: ``owner --add``): unpublishing, yanking, deprecating, retagging and ownership changes of a published
+#: package count as publishing
 PUBLISHERS = {
-    "npm": ("publish",), "pnpm": ("publish",), "yarn": ("publish", "npm"), "bun": ("publish",),
-    "twine": ("upload",), "cargo": ("publish",), "gem": ("push",), "docker": ("push",), "podman": ("push",),
+    "npm": ("publish", "unpublish", "deprecate", "undeprecate", "dist-tag add", "dist-tag rm", "dist-tag remove",
+            "owner add", "owner rm", "owner remove", "access grant", "access revoke", "access set",
+            "access public", "access restricted"),
+    "pnpm": ("publish", "unpublish", "deprecate", "dist-tag add", "dist-tag rm", "owner add", "owner rm"),
+    "yarn": ("publish", "npm publish", "npm tag add", "npm tag remove", "unpublish", "owner add", "owner remove",
+             "tag add", "tag remove"),
+    "bun": ("publish",),
+    "twine": ("upload", "register"), "cargo": ("publish", "yank", "owner --add", "owner -a", "owner --remove",
+                                               "owner -r"),
+    "gem": ("push", "yank", "owner --add", "owner -a", "owner --remove", "owner -r"),
+    "goreleaser": ("release", ""), "semantic-release": None, "changeset": ("publish",), "lerna": ("publish",),
+    "mix": ("hex.publish", "hex.retire", "hex.owner"), "swift": ("package-registry publish",),
+    "docker": ("push",), "podman": ("push",),
     "buildah": ("push",), "poetry": ("publish",), "uv": ("publish",), "flit": ("publish",), "hatch": ("publish",),
-    "pdm": ("publish",), "mvn": ("deploy",), "gradle": ("publish",), "dotnet": ("nuget",), "nuget": ("push",),
+    "pdm": ("publish",), "dotnet": ("nuget",), "nuget": ("push",),
     "vsce": ("publish",), "ovsx": ("publish",), "crane": ("push",), "skopeo": ("copy",),
     "jsr": ("publish",), "deno": ("publish",), "helm": ("push", "cm-push"),
 }
+#: build tools that run a list of tasks: program -> prefixes of the tasks that publish to a remote repository
+#: (a task may be named with its project path, ``:lib:publish``), and the tasks with those prefixes that only
+#: publish locally
+PUBLISH_TASKS: dict[str, tuple[tuple, tuple]] = {
+    "gradle": (("publish", "uploadArchives", "bintrayUpload", "artifactoryPublish"),
+               ("publishToMavenLocal", "publishAllPublicationsToMavenLocal")),
+    "mvn": (("deploy", "release:perform", "deploy:deploy-file", "nexus-staging:release"), ()),
+}
+for _p in ("gradlew", "gradlew.bat"):
+    PUBLISH_TASKS[_p] = PUBLISH_TASKS["gradle"]
+for _p in ("mvnw", "mvnw.cmd"):
+    PUBLISH_TASKS[_p] = PUBLISH_TASKS["mvn"]
+#: scripts whose commands publish: script name -> commands (``python setup.py sdist upload``)
+SCRIPT_PUBLISHERS = {"setup.py": frozenset(("upload", "register", "upload_docs"))}
 #: package installers: program -> subcommands that install (None: any use installs)
 INSTALLERS = {
     "pip": ("install", "download"), "pip3": ("install", "download"), "pipx": ("install", "inject", "run"),
@@ -307,7 +338,13 @@ GIT_READ = frozenset((
     "--version",
 ))
 GIT_GLOBAL_WITH_ARG = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
-                                 "--super-prefix", "--config-env"))
+                                 "--super-prefix", "--config-env", "--attr-source", "--list-cmds"))
+#: git's options before the subcommand that take no value (another option followed by a word may take it as
+#: its value: the command after that word counts too)
+GIT_GLOBAL_FLAGS = frozenset(("-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--bare",
+                              "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+                              "--no-optional-locks", "--no-lazy-fetch", "--no-advice", "-v", "--version", "-h",
+                              "--help", "--html-path", "--man-path", "--info-path", "--exec-path"))
 DOCKER_READ = frozenset(("ps", "logs", "inspect", "images", "version", "info", "stats", "top", "port", "diff",
                          "history", "search", "events", "ls", "df", "list", "config", "help", "--version",
                          "--help", "context_ls"))
@@ -328,6 +365,177 @@ KUBECTL_TIERS = {
     "delete": H, "drain": H, "taint": M, "replace --force": H,
     "config": L,
 }
+#: options a program takes before its subcommand: program -> (options that take a value, options that take
+#: none). The subcommand is the first word after them (``helm -n prod uninstall api`` is ``helm uninstall``,
+#: ``pulumi -s prod destroy`` is ``pulumi destroy``). An option in neither set may take the next word as its
+#: value or not: both readings count and the higher tier decides (``helm --x get uninstall a`` is an uninstall
+#: when --x takes no value)
+_K8S_WITH_ARG = ("--kubeconfig", "--context", "--kube-context", "--cluster", "--user", "--token", "--as",
+                 "--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--server",
+                 "--request-timeout", "--cache-dir", "--tls-server-name", "--as-uid", "--log-file")
+_JS_FLAGS = ("-g", "--global", "-s", "--silent", "-q", "--quiet", "--verbose", "-y", "--yes", "--json",
+             "--offline", "--prefer-offline", "--prefer-online", "-f", "--force", "--ignore-scripts", "--no-color",
+             "--frozen-lockfile", "--production", "--prod", "-D", "--dev", "-P", "-h", "--help")
+_NPM_WITH_ARG = ("--prefix", "-C", "-w", "--workspace", "--registry", "--userconfig", "--globalconfig", "--cache",
+                 "--loglevel", "--tag", "--access", "--otp", "--scope", "--include", "--omit", "--before",
+                 "--script-shell", "--node-options", "--auth-type", "--cafile", "--proxy", "--https-proxy")
+_NPM_FLAGS = _JS_FLAGS + ("-d", "-dd", "-ddd", "-ws", "--workspaces", "--include-workspace-root",
+                          "--legacy-peer-deps", "--if-present", "--no-audit", "--no-fund", "--no-progress")
+_YARN_WITH_ARG = ("--cwd", "--modules-folder", "--cache-folder", "--global-folder", "--link-folder", "--mutex",
+                  "--network-timeout", "--network-concurrency", "--use-yarnrc", "--registry", "--proxy",
+                  "--https-proxy", "--otp")
+_YARN_FLAGS = _JS_FLAGS + ("--immutable", "--pure-lockfile", "--non-interactive", "--ignore-engines", "-W",
+                           "--ignore-workspace-root-check", "--no-progress", "--check-files", "--flat")
+_PNPM_WITH_ARG = ("-C", "--dir", "--filter", "-F", "--filter-prod", "--reporter", "--store-dir",
+                  "--virtual-store-dir", "--registry", "--loglevel", "--workspace-concurrency", "--test-pattern",
+                  "--changed-files-ignore-pattern")
+_PNPM_FLAGS = _JS_FLAGS + ("-r", "--recursive", "-w", "--workspace-root", "--stream", "--parallel", "--no-bail",
+                           "--shamefully-hoist", "--aggregate-output", "--color", "--include-workspace-root",
+                           "--fail-if-no-match", "--no-sort")
+_BUN_WITH_ARG = ("--cwd", "-c", "--config", "--env-file", "-r", "--preload")
+_BUN_FLAGS = _JS_FLAGS + ("--bun", "-b", "--watch", "--hot", "--smol", "--no-install", "-i")
+GLOBAL_OPTS: dict[str, tuple[frozenset, frozenset]] = {
+    "helm": (frozenset(_K8S_WITH_ARG + ("-n", "--namespace", "--kube-apiserver", "--kube-as-user",
+                                        "--kube-as-group", "--kube-ca-file", "--kube-token", "--kube-tls-server-name",
+                                        "--registry-config", "--repository-cache", "--repository-config",
+                                        "--burst-limit", "--qps", "--content-cache")),
+             frozenset(("--debug", "--kube-insecure-skip-tls-verify", "-h", "--help"))),
+    "pulumi": (frozenset(("-C", "--cwd", "-s", "--stack", "--color", "--tracing", "--tracing-header",
+                          "--memprofilerate", "--profiling", "--config-file", "--logflow-file", "--otel-traces",
+                          "-v", "--verbose")),
+               frozenset(("--non-interactive", "--logflow", "--logtostderr", "-e", "--emoji", "-y", "--yes",
+                          "--skip-preview", "-f", "--disable-integrity-checking", "--debug", "--diff", "--fully-qualify-stack-names", "--suppress-outputs", "--json", "-j"))),
+    "cdk": (frozenset(("-a", "--app", "-c", "--context", "-p", "--plugin", "--profile", "--proxy",
+                       "--ca-bundle-path", "-o", "--output", "-r", "--role-arn", "--toolkit-stack-name",
+                       "--require-approval", "-b", "--build", "--ci-notices", "--unstable")),
+            frozenset(("-j", "--json", "-v", "--verbose", "--debug", "--ec2creds", "--strict", "--ignore-errors",
+                       "--lookups", "--asset-metadata", "--path-metadata", "--staging", "--no-color", "--ci",
+                       "--notices", "--no-notices", "-f", "--force", "--all", "--version-reporting"))),
+    "npm": (frozenset(_NPM_WITH_ARG), frozenset(_NPM_FLAGS)),
+    "yarn": (frozenset(_YARN_WITH_ARG), frozenset(_YARN_FLAGS)),
+    "pnpm": (frozenset(_PNPM_WITH_ARG), frozenset(_PNPM_FLAGS)),
+    "bun": (frozenset(_BUN_WITH_ARG), frozenset(_BUN_FLAGS)),
+    "cargo": (frozenset(("--color", "--config", "-Z", "-C", "--explain", "--manifest-path", "--target-dir",
+                         "--target", "-j", "--jobs", "-p", "--package", "--registry", "--index", "--token")),
+              frozenset(("-v", "-vv", "--verbose", "-q", "--quiet", "--frozen", "--locked", "--offline", "--list",
+                         "-V", "--version", "--release", "-r", "--all-features", "--no-default-features"))),
+    "gem": (frozenset(("--config-file",)), frozenset(("--backtrace", "--debug", "-q", "--quiet", "--verbose",
+                                                      "--norc", "-V"))),
+    "pip": (frozenset(("--proxy", "--cert", "--client-cert", "--cache-dir", "--log", "--timeout", "--retries",
+                       "--exists-action", "--trusted-host", "--python", "--log-file", "--progress-bar",
+                       "--use-feature", "--use-deprecated", "--keyring-provider")),
+            frozenset(("-v", "-vv", "-vvv", "--verbose", "-q", "-qq", "--quiet", "--isolated", "--require-virtualenv",
+                       "--no-input", "--no-cache-dir", "--disable-pip-version-check", "--no-color",
+                       "--no-python-version-warning", "--debug", "-V", "--version"))),
+    "poetry": (frozenset(("-C", "--directory", "-P", "--project")),
+               frozenset(("-v", "-vv", "-vvv", "--verbose", "-q", "--quiet", "-n", "--no-interaction", "--ansi",
+                          "--no-ansi", "--no-plugins", "--no-cache"))),
+    "uv": (frozenset(("--directory", "--project", "--cache-dir", "--config-file", "--python-preference",
+                      "--color", "--python", "-p", "--index-url", "--allow-insecure-host")),
+           frozenset(("-q", "--quiet", "-v", "--verbose", "--no-cache", "-n", "--offline", "--no-progress",
+                      "--native-tls", "--no-config", "--frozen", "--locked", "--preview", "--no-python-downloads"))),
+    "docker": (frozenset(("-H", "--host", "--context", "-c", "--config", "--log-level", "-l", "--tlscacert",
+                          "--tlscert", "--tlskey")),
+               frozenset(("-D", "--debug", "--tls", "--tlsverify", "-v", "--version", "-h", "--help"))),
+    "podman": (frozenset(("--url", "--connection", "-c", "--identity", "--root", "--runroot", "--storage-driver",
+                          "--storage-opt", "--log-level", "--cgroup-manager", "--conmon", "--events-backend",
+                          "--hooks-dir", "--network-cmd-path", "--network-config-dir", "--runtime",
+                          "--runtime-flag", "--tmpdir", "--volumepath", "--module", "--imagestore", "--ssh",
+                          "--out", "--config", "--cni-config-dir", "--db-backend")),
+               frozenset(("-r", "--remote", "--syslog", "--debug", "-D", "--noout", "--transient-store",
+                          "-v", "--version", "-h", "--help"))),
+    "nerdctl": (frozenset(("-H", "--host", "--address", "-a", "-n", "--namespace", "--snapshotter",
+                           "--cni-path", "--cni-netconfpath", "--data-root", "--cgroup-manager", "--hosts-dir",
+                           "--storage-driver")),
+                frozenset(("--debug", "--debug-full", "--insecure-registry", "-v", "--version", "-h", "--help"))),
+    "crictl": (frozenset(("-r", "--runtime-endpoint", "-i", "--image-endpoint", "-t", "--timeout", "-c",
+                          "--config")),
+               frozenset(("-D", "--debug", "-v", "--version", "-h", "--help"))),
+    "ctr": (frozenset(("-a", "--address", "-n", "--namespace", "--timeout", "--connect-timeout")),
+            frozenset(("--debug", "-v", "--version", "-h", "--help"))),
+    "kubectl": (frozenset(_K8S_WITH_ARG + ("-n", "--namespace", "-s", "-v", "--v", "--profile",
+                                           "--profile-output", "--password", "--username", "--vmodule")),
+                frozenset(("--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors",
+                           "--disable-compression", "-A", "--all-namespaces", "-h", "--help"))),
+    "terraform": (frozenset(), frozenset(("-help", "--help", "-version", "--version", "-v"))),
+    "http": (frozenset(("-a", "--auth", "-A", "--auth-type", "-o", "--output", "--session", "--session-read-only",
+                        "--verify", "--cert", "--cert-key", "--cert-key-pass", "--proxy", "--timeout",
+                        "--max-redirects", "-s", "--style", "--pretty", "-p", "--print", "--format-options",
+                        "--response-charset", "--response-mime", "--ssl", "--ciphers", "--default-scheme",
+                        "--boundary", "--raw", "--max-headers", "--unsorted", "--bearer", "--resolve",
+                        "--interface", "--local-port", "--http-version", "-P", "--history-print")),
+             frozenset(("-j", "--json", "-f", "--form", "--multipart", "-v", "--verbose", "-h", "--headers",
+                        "-b", "--body", "-m", "--meta", "-q", "--quiet", "-d", "--download", "-c", "--continue",
+                        "-F", "--follow", "--all", "--offline", "--chunked", "-x", "--compress", "-S", "--stream",
+                        "-I", "--ignore-stdin", "--check-status", "--ignore-netrc", "--path-as-is", "--sorted",
+                        "--https", "--http1", "--http2", "--http3", "--debug", "--traceback", "--help",
+                        "--version", "--no-check-status", "--native-tls", "--curl", "--curl-long"))),
+    "docker-compose": (frozenset(("-f", "--file", "-p", "--project-name", "--project-directory", "--env-file",
+                                  "--profile", "--ansi", "--progress", "--parallel", "-H", "--host", "--context",
+                                  "--log-level")),
+                       frozenset(("--verbose", "--compatibility", "--dry-run", "--all-resources", "--no-ansi",
+                                  "-v", "--version", "-h", "--help", "--skip-hostname-check", "--tls",
+                                  "--tlsverify"))),
+    "gh": (frozenset(("-R", "--repo", "--hostname")), frozenset(("--help", "--version", "-h"))),
+    "bq": (frozenset(("--project_id", "--dataset_id", "--location", "--format", "--api", "--api_version",
+                      "--credential_file", "--service_account", "--service_account_credential_file",
+                      "--apilog", "--job_id", "--max_rows_per_request", "--trace", "--httplib2_debuglevel",
+                      "--bigqueryrc", "--ca_certificates_file", "--proxy_address", "--proxy_port",
+                      "--universe_domain", "--job_property")),
+           frozenset(("-q", "--quiet", "--headless", "--noheadless", "--synchronous_mode", "--nosynchronous_mode",
+                      "--enable_gdrive", "--noenable_gdrive", "--debug_mode", "--nodebug_mode", "--use_gce_service_account",
+                      "--fingerprint_job_id", "--nofingerprint_job_id", "--help", "--version"))),
+    "systemctl": (frozenset(("-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property", "--state",
+                             "-s", "--signal", "--kill-whom", "--kill-value", "--root", "--image", "-n", "--lines",
+                             "-o", "--output", "--job-mode", "--what", "--timestamp", "--preset-mode",
+                             "--boot-loader-entry", "--boot-loader-menu", "--message", "--when", "--legend",
+                             "--check-inhibitors", "--image-policy", "--drop-in", "--reboot-argument")),
+                  frozenset(("--user", "--system", "--global", "--no-pager", "--now", "-q", "--quiet", "-a",
+                             "--all", "-l", "--full", "--failed", "--no-block", "--no-legend", "-f", "--force",
+                             "--runtime", "--no-reload", "--no-ask-password", "--plain", "-r", "--recursive",
+                             "--show-types", "--value", "--wait", "--no-wall", "-i", "--ignore-inhibitors",
+                             "--firmware-setup", "--reverse", "--after", "--before", "--with-dependencies",
+                             "--show-transaction", "-T", "--marked", "--read-only", "--mkdir", "-h", "--help"))),
+    "loginctl": (frozenset(("-H", "--host", "-M", "--machine", "-p", "--property", "-s", "--signal",
+                            "--kill-whom", "-n", "--lines", "-o", "--output")),
+                 frozenset(("--no-pager", "--no-legend", "--no-ask-password", "-a", "--all", "-l", "--full",
+                            "--value", "-i", "--ignore-inhibitors", "-h", "--help", "-j", "--json"))),
+    "redis-cli": (frozenset(("-h", "-p", "-s", "-a", "-u", "-r", "-i", "-n", "-d", "-D", "--user", "--pass",
+                             "--cacert", "--cacertdir", "--cert", "--key", "--tls-ciphers", "--tls-ciphersuites",
+                             "--sni", "--pattern", "--count", "--rdb", "--functions-rdb", "--pipe-timeout",
+                             "--memkeys-samples", "--eval", "-t")),
+                  frozenset(("-c", "-e", "-x", "-X", "--raw", "--no-raw", "--no-auth-warning", "--tls",
+                             "--insecure", "--csv", "--json", "--quoted-json", "--quoted-input", "--verbose", "-2",
+                             "-3", "--askpass", "--scan", "--bigkeys", "--memkeys", "--hotkeys", "--stat",
+                             "--latency", "--latency-history", "--latency-dist", "--pipe", "--no-pager",
+                             "--show-pushes", "--help", "--version", "-v"))),
+    "terragrunt": (frozenset(("--terragrunt-working-dir", "--terragrunt-config", "--terragrunt-source",
+                              "--terragrunt-source-map", "--terragrunt-iam-role", "--terragrunt-download-dir",
+                              "--terragrunt-log-level", "--terragrunt-parallelism", "--terragrunt-include-dir",
+                              "--terragrunt-exclude-dir", "--terragrunt-tfpath", "--terragrunt-iam-assume-role",
+                              "--working-dir", "--config", "--source", "--source-map", "--iam-assume-role",
+                              "--download-dir", "--log-level", "--parallelism", "--queue-include-dir",
+                              "--queue-exclude-dir", "--tf-path", "--log-format", "--iam-role")),
+                   frozenset(("--terragrunt-non-interactive", "--terragrunt-ignore-dependency-errors",
+                              "--terragrunt-no-auto-init", "--terragrunt-debug", "--non-interactive",
+                              "--no-auto-init", "--all", "--help", "-help", "--version", "-version"))),
+    "argocd": (frozenset(("--server", "--auth-token", "--config", "--header", "-H", "--kube-context",
+                          "--port-forward-namespace", "--loglevel", "--logformat", "--client-crt",
+                          "--client-crt-key", "--server-crt", "--server-name", "--redis-name",
+                          "--repo-server-name", "--redis-haproxy-name", "--http-retry-max", "--grpc-web-root-path")),
+               frozenset(("--grpc-web", "--insecure", "--plaintext", "--port-forward", "--core", "-h", "--help"))),
+}
+for _p in ("tofu", "terramate"):
+    GLOBAL_OPTS[_p] = GLOBAL_OPTS["terraform"]
+for _p in ("https", "xh", "xhs", "httpie"):
+    GLOBAL_OPTS[_p] = GLOBAL_OPTS["http"]
+GLOBAL_OPTS["podman-compose"] = GLOBAL_OPTS["docker-compose"]
+for _p in ("pip3",):
+    GLOBAL_OPTS[_p] = GLOBAL_OPTS["pip"]
+for _p in ("oc", "k", "microk8s.kubectl"):
+    GLOBAL_OPTS[_p] = GLOBAL_OPTS["kubectl"]
+#: more than this many options of unknown shape before a subcommand: its readings are not all followed
+MAX_OPTION_READINGS = 6
 TERRAFORMS = frozenset(("terraform", "tofu", "terragrunt", "terramate"))
 TERRAFORM_TIERS = {
     "destroy": C, "apply": H, "plan": L, "init": L, "fmt": L, "validate": S, "show": S, "output": S,
@@ -346,6 +554,80 @@ SYSTEMCTL_TIERS = {
     "hybrid-sleep": H, "rescue": H, "emergency": H, "default": H, "clean": H, "freeze": H,
     "poweroff": C, "reboot": C, "halt": C, "kexec": C, "soft-reboot": C, "exit": H,
 }
+#: programs read by their action word (service managers other than systemctl/service, database server admin):
+#: program -> (options that take a value, index of the action among the operands (None: every operand is an
+#: action), {action, or option that is one: tier} ("" when none is given), tier of other actions, what the
+#: program is). The highest action named decides.
+_LAUNCHCTL = {"stop": H, "unload": H, "bootout": H, "remove": H, "disable": H, "kill": H, "reboot": C,
+              "load": M, "bootstrap": M, "start": M, "kickstart": M, "enable": M, "submit": M, "setenv": M,
+              "unsetenv": M, "config": H, "list": S, "print": S, "print-cache": S, "print-disabled": S,
+              "blame": S, "dumpstate": S, "help": S, "version": S, "managerpid": S, "manageruid": S,
+              "managername": S, "error": S, "getenv": S, "hostinfo": S, "resolveport": S, "": S}
+_SV = {"status": S, "s": S, "check": S, "": S, "stop": H, "down": H, "d": H, "kill": H, "k": H, "exit": H, "x": H,
+       "term": H, "t": H, "quit": H, "q": H, "force-stop": H, "force-shutdown": H, "shutdown": H,
+       "start": M, "up": M, "u": M, "restart": M, "reload": M, "once": M, "o": M, "hup": M, "h": M}
+VERB_TABLES: dict[str, tuple] = {
+    "launchctl": (frozenset(), 0, _LAUNCHCTL, M, "macOS service manager"),
+    "sv": (frozenset(("-w",)), 0, _SV, M, "runit service control"),
+    "update-rc.d": (frozenset(), 1, {"remove": H, "disable": H, "enable": M, "defaults": M, "defaults-disabled": M,
+                                     "": L}, M, "SysV service links"),
+    "chkconfig": (frozenset(("--level",)), 1, {"off": H, "--del": H, "on": M, "--add": M, "reset": M,
+                                                "--override": M, "--list": S, "": S}, M, "SysV service control"),
+    "rc-update": (frozenset(), 0, {"del": H, "delete": H, "add": M, "update": M, "show": S, "": S}, M,
+                  "OpenRC service control"),
+    "mysqladmin": (frozenset(("-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket", "-c", "--count",
+                              "-i", "--sleep", "-O", "--set-variable", "--defaults-file", "--defaults-extra-file",
+                              "--default-character-set", "--plugin-dir", "--default-auth", "--protocol",
+                              "--login-path", "--connect-timeout", "--shutdown-timeout", "--ssl-ca", "--ssl-cert",
+                              "--ssl-key", "--ssl-mode", "--character-sets-dir")), None,
+                   {"drop": H, "shutdown": H, "password": H, "create": M, "kill": M, "start-slave": M,
+                    "stop-slave": M, "start-replica": M, "stop-replica": M, "status": S, "extended-status": S,
+                    "ping": S, "processlist": S, "variables": S, "version": S, "": S}, L, "MySQL server admin"),
+}
+for _p in ("sv", "runsvctrl"):
+    VERB_TABLES.setdefault(_p, VERB_TABLES["sv"])
+#: what an action does (for reasons): by program and action, else for service managers by tier
+VERB_EFFECTS = {
+    "mysqladmin": {"drop": "drops a database", "shutdown": "stops the database server",
+                   "password": "changes a database password", "create": "creates a database",
+                   "kill": "kills server threads"},
+}
+SERVICE_EFFECTS = {C: "reboots the machine", H: "stops, removes or disables a service", M: "starts or changes a service"}
+#: D-Bus method calls (``dbus-send … org.freedesktop.login1.Manager.PowerOff``, ``busctl call … PowerOff``):
+#: method name -> tier; other calls are LOW
+DBUS_CLIENTS = frozenset(("dbus-send", "gdbus", "busctl", "qdbus", "qdbus6", "qdbus-qt5", "dbus"))
+DBUS_METHODS = {
+    "PowerOff": C, "Reboot": C, "Halt": C, "KExec": C, "PowerOffWithFlags": C, "RebootWithFlags": C,
+    "HaltWithFlags": C, "KExecWithFlags": C, "ScheduleShutdown": C, "SoftReboot": C,
+    "Suspend": H, "Hibernate": H, "HybridSleep": H, "SuspendThenHibernate": H, "StopUnit": H, "KillUnit": H,
+    "DisableUnitFiles": H, "MaskUnitFiles": H, "TerminateSession": H, "TerminateUser": H, "KillSession": H,
+    "KillUser": H, "TerminateSeat": H,
+    "StartUnit": M, "RestartUnit": M, "ReloadUnit": M, "TryRestartUnit": M, "ReloadOrRestartUnit": M,
+    "EnableUnitFiles": M, "StartTransientUnit": M,
+}
+#: programs that run one command on many hosts (like ``ssh host CMD``): program -> (options that take a value,
+#: operands before the command (hosts, ``salt`` targets))
+REMOTE_RUNNERS: dict[str, tuple[frozenset, int]] = {
+    "pdsh": (frozenset(("-w", "-x", "-g", "-X", "-l", "-t", "-u", "-f", "-R", "-N", "-e", "-F", "-M")), 0),
+    "pssh": (frozenset(("-h", "--hosts", "-H", "--host", "-l", "--user", "-p", "--par", "-o", "--outdir", "-e",
+                        "--errdir", "-t", "--timeout", "-O", "--option", "-x", "--extra-args", "-X",
+                        "--extra-arg")), 0),
+    "clush": (frozenset(("-w", "-x", "-g", "--group", "-X", "-l", "--user", "-f", "--fanout", "-t",
+                         "--connect_timeout", "-u", "--command_timeout", "-O", "--option", "-R", "--worker")), 0),
+    "mosh": (frozenset(("--ssh", "-p", "--port", "--server", "--client", "--predict", "--family",
+                        "--bind-server", "--experimental-remote-ip")), 1),
+}
+REMOTE_RUNNERS["parallel-ssh"] = REMOTE_RUNNERS["pssh"]
+REMOTE_RUNNERS["dsh"] = REMOTE_RUNNERS["pdsh"]
+#: salt: options that take a value; execution functions whose arguments are a shell command; functions that
+#: apply configuration states (like ``ansible-playbook``: HIGH)
+SALT_OPTS_WITH_ARG = frozenset(("-t", "--timeout", "-b", "--batch-size", "--batch", "--out", "--output", "-c",
+                                "--config-dir", "--return", "-s", "--log-level", "-l", "--out-file",
+                                "--roster-file", "--priv", "-i", "--user", "--passwd", "-d", "--delimiter"))
+SALT_SHELL_FUNCS = frozenset(("cmd.run", "cmd.shell", "cmd.run_all", "cmd.run_stdout", "cmd.run_stderr",
+                              "cmd.run_bg", "cmd.exec_code", "cmd.script", "cmd.retcode", "cmd.powershell"))
+SALT_STATE_FUNCS = frozenset(("state.apply", "state.highstate", "state.sls", "state.single", "state.template",
+                              "state.template_str", "state.sls_id"))
 SERVICE_ACTION_TIERS = {"status": S, "start": M, "restart": M, "reload": M, "force-reload": M, "condrestart": M,
                         "try-restart": M, "stop": H, "force-stop": H, "--status-all": S, "disable": H, "enable": M}
 DOCKER_TIERS = {
