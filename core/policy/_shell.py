@@ -68,7 +68,7 @@ class Ctx:
     """Data flow state while reading one script."""
 
     __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
-                 "written", "tainted", "secretish")
+                 "written", "tainted", "secretish", "aliases")
 
     def __init__(self, cwd: str | None, ws: str | None, user: str | None):
         self.env: dict = {}
@@ -84,6 +84,7 @@ class Ctx:
         self.written: dict = {}  # files written in this text with literal content (echo … > f)
         self.tainted: set = set()  # variables holding secret file contents (K=$(cat ~/.ssh/id_rsa))
         self.secretish = True  # False: the text cannot name a secret file (no secret-flow reading needed)
+        self.aliases: dict = {}  # alias name -> its value (`alias x=rm; x -rf /`)
 
     def child(self, deeper: bool = False) -> Ctx:
         c = Ctx.__new__(Ctx)
@@ -100,6 +101,7 @@ class Ctx:
         c.written = self.written
         c.tainted = self.tainted
         c.secretish = self.secretish
+        c.aliases = self.aliases
         return c
 
 
@@ -505,8 +507,7 @@ class ShellReader:
                 ctx.tainted.add(name)
             elif ctx.tainted:
                 ctx.tainted.discard(name)
-            if name in T.COMMAND_VARS and val.strip():
-                self.command_var(name, val, ctx, acc)
+            self.set_var(name, val, ctx, acc)
         if node.redirs:
             stdin = self._redirects(node.redirs, ctx, acc, stdin)
         if not node.words:
@@ -695,6 +696,127 @@ class ShellReader:
         if cls in (P.SENSITIVE, P.ENV) or f in T.SECRET_READ_FILES:
             acc.add(H, "shell.secret_send", f"{prog} sends a secret file ({_show(f)}) over the network")
 
+    # ------------------------------------------------ options that write or run commands, code variables
+    def option_effects(self, prog: str, spec: tuple, args: list, ctx: Ctx, acc: Acc, stdin) -> list:
+        """Options (and output operands) that write a file, run a command or change the system (table
+        OPTION_EFFECTS); returns the operands."""
+        found, pos = parse_fx(spec, args)
+        k = 0
+        for fx, opt, val in found:
+            if fx is None:
+                continue
+            k += 1
+            if k > MAX_FX:
+                acc.add(M, "shell.option.many", f"{prog}: too many command options to read")
+                break
+            if type(fx) is tuple:
+                acc.add(fx[0], f"shell.{prog}.change"[:40], f"{prog} {opt} {fx[1]}")
+            elif val is None or val == "":
+                continue
+            elif fx == T.FX_WRITE:
+                if val != "-":
+                    self.write_path(val, ctx, acc, f"{prog} {opt} writes")
+            elif fx == T.FX_RUN:
+                if prog == "zip":
+                    val = val.replace("{}", pos[0] if pos else MARK)
+                self.option_command(prog, opt, val, ctx, acc)
+            elif fx == T.FX_BANG:
+                for cmd in _bang_commands(val, prog in ("less", "zless")):
+                    self.option_command(prog, opt, cmd, ctx, acc)
+            elif fx == T.FX_EX:
+                self.ex_effects(prog, opt, _ex_effects(val), ctx, acc)
+            elif fx == T.FX_TAR_ACTION:
+                for act in val.split(","):
+                    if act.startswith("exec="):
+                        self.option_command(prog, opt, act[5:], ctx, acc)
+            elif fx == T.FX_KEYBIND:
+                cmd = val.split(":", 1)[1] if ":" in val else ""
+                if cmd.strip():
+                    self.option_command(prog, opt, cmd.strip().strip("'\""), ctx, acc)
+            elif fx == T.FX_ELISP:
+                acc.add(M, "shell.elisp", f"{prog} {opt} runs Lisp code")
+                for m in _ELISP_SHELL.finditer(val[:8192]):
+                    cmd = " ".join([m.group(1)] + re.findall(r'"([^"\n]{0,256})"', m.group(2)))
+                    self.option_command(prog, opt, _unescape(cmd), ctx, acc)
+            elif fx == T.FX_MAKEFILE:
+                text = None
+                if opt in ("--eval", "-E"):
+                    text = _unescape(val)
+                elif val in ("-", "/dev/stdin", "/proc/self/fd/0"):
+                    if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+                        acc.add(M, "shell.heredoc", f"makefile read by {prog} from its input")
+                        text = stdin[1]
+                    elif stdin is not None:
+                        acc.add(H, "shell.pipe_exec", f"makefile piped into {prog}")
+                elif MARK not in val and P.normalize(val, ctx.cwd) in ctx.written:
+                    text = ctx.written[P.normalize(val, ctx.cwd)]
+                elif MARK not in val and P.normalize(val, ctx.cwd) in ctx.downloaded:
+                    acc.add(H, "shell.download_exec", f"{prog} runs the downloaded makefile {_show(val)}")
+                if text:
+                    for cmd in _makefile_commands(text):
+                        self.run_text(cmd, ctx, acc)
+        outputs = spec[4]
+        for k in outputs:
+            if k < len(pos) and pos[k] != "-":
+                self.write_path(pos[k], ctx, acc, f"{prog} writes")
+        sub = T.SUBCOMMAND_EFFECTS.get(prog)
+        if sub and pos:
+            fx = sub.get(pos[0])
+            if fx is not None and len(pos) > fx[2]:
+                acc.add(fx[0], f"shell.{prog}.{pos[0]}"[:40], f"{prog} {pos[0]} {fx[1]}")
+        return pos
+
+    def option_command(self, prog: str, opt: str, cmd: str, ctx: Ctx, acc: Acc) -> None:
+        """A command string given in an option (``man -P CMD``, ``less +'!CMD'``): read as a command."""
+        what = f"{prog} {opt}" if opt != "+" else f"{prog} +"
+        if MARK in cmd:
+            acc.add(M, "shell.option_command", f"{what} runs a command decided at run time")
+            return
+        acc.add(S, "shell.option_command", f"{what} runs a command")
+        self.run_text(cmd, ctx.child(), acc)
+
+    def ex_effects(self, prog: str, opt: str, effects: list, ctx: Ctx, acc: Acc) -> None:
+        for e in effects:
+            if e[0] == "cmd":
+                self.option_command(prog, opt, e[1], ctx, acc)
+            elif e[0] == "dyn":
+                acc.add(H, "shell.editor.system", f"{prog} runs a command built at run time ({e[1]})")
+            elif e[0] == "write":
+                self.write_path(e[1], ctx, acc, f"{prog} writes")
+            elif e[0] == "code":
+                acc.add(M, "shell.editor.code", f"{prog} runs {e[1] or 'script'} code")
+                if e[1] and e[2].strip():
+                    _scan_code(self, e[2], ctx, acc, e[1])
+
+    def code_var(self, name: str, val: str, ctx: Ctx, acc: Acc) -> None:
+        """Variables that make programs run code: a library injected (``LD_PRELOAD``), a start-up file
+        (``BASH_ENV``), code options (``NODE_OPTIONS=--require …``), command substitutions in a prompt (``PS4``),
+        an exported function (``BASH_FUNC_x%%``)."""
+        spec = T.CODE_VARS.get(name)
+        if spec is not None:
+            words = spec[2]
+            if words is None or any(w.startswith(t) or t in w and t in ("/", "~", ".sh")
+                                    for w in val.replace("=", " ").split() for t in words):
+                acc.add(spec[0], f"shell.code_var.{name}"[:40], f"{name}={_show(val)} {spec[1]}")
+            return
+        if name in T.PROMPT_VARS:
+            if "$(" in val or "`" in val:
+                acc.add(M, "shell.prompt_command", f"{name} runs commands each time it is shown")
+                self.run_text(': "' + val.replace("\\", "\\\\").replace('"', '\\"') + '"', ctx.child(), acc)
+            return
+        if name.startswith("BASH_FUNC_") and val.lstrip().startswith("()"):
+            acc.add(M, "shell.exported_function", f"{name} defines a function for the shells it starts")
+            self.run_text("f" + val.lstrip(), ctx.child(), acc)
+
+    def set_var(self, name: str, val: str, ctx: Ctx, acc: Acc) -> None:
+        """A variable given a value: those some program runs as a command or that inject code are read."""
+        if not val.strip():
+            return
+        if name in T.COMMAND_VARS:
+            self.command_var(name, val, ctx, acc)
+        elif name in T.CODE_VARS or name in T.PROMPT_VARS or name.startswith("BASH_FUNC_"):
+            self.code_var(name, val, ctx, acc)
+
     # ------------------------------------------------------------ dispatch
     def run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         """Classify one expanded simple command ``argv``; returns what it prints (for pipes)."""
@@ -719,6 +841,13 @@ class ShellReader:
                     acc.add(H, "shell.dynamic_program", "runs a program whose name comes from command output")
                 else:
                     acc.add(M, "shell.dynamic_program", "program name decided at run time")
+                return OTHER
+            if ctx.aliases and w0 in ctx.aliases:
+                # an alias runs its value with the words after it (not expanded again inside its own value)
+                c = ctx.child()
+                c.aliases = {k: v for k, v in ctx.aliases.items() if k != w0}
+                acc.add(S, "shell.alias", f"{w0} (an alias)")
+                self.run_text(" ".join([ctx.aliases[w0]] + [shlex.quote(a) for a in argv[1:]]), c, acc)
                 return OTHER
             prog = w0.rsplit("/", 1)[-1] if "/" in w0 else w0
             if "/" in w0 and w0 != "/":
@@ -774,6 +903,9 @@ class ShellReader:
         target = Acc() if dry else acc
         prev_cur = acc.cur
         acc.cur = argv
+        spec = T.OPTION_EFFECTS.get(prog)
+        if spec is not None:
+            self.option_effects(prog, spec, _tar_old_style(args) if prog in _TARS else args, ctx, target, stdin)
         handler = self.handlers.get(prog)
         if handler is None and prog.startswith("mkfs"):
             handler = h_mkfs
@@ -885,10 +1017,9 @@ class ShellReader:
                 continue
             if "=" in a and not a.startswith("="):
                 k, v = a.split("=", 1)
-                if k.replace("_", "a").isalnum():
+                if k.replace("_", "a").isalnum() or (k.startswith("BASH_FUNC_") and k.endswith("%%")):
                     ctx.env[k] = v
-                    if k in T.COMMAND_VARS and v.strip():
-                        self.command_var(k, v, ctx, acc)
+                    self.set_var(k, v, ctx, acc)
                     i += 1
                     continue
             break
@@ -941,8 +1072,7 @@ class ShellReader:
                 if "=" in a:
                     k, v = a.split("=", 1)
                     ctx.env[k] = v
-                    if k in T.COMMAND_VARS and v.strip():
-                        self.command_var(k, v, ctx, acc)
+                    self.set_var(k, v, ctx, acc)
             return None
         if prog == "set" and not args:
             acc.add(M, "shell.env.dump", "set prints every variable (secrets) into the agent's context")
@@ -982,6 +1112,15 @@ class ShellReader:
                     name, val = a.split("=", 1)
                     acc.add(S, "shell.alias", f"alias {name} defined")
                     self.run_text(val, ctx, acc)
+                    if len(ctx.aliases) < 64 and len(val) <= MAX_VALUE:
+                        ctx.aliases[name] = val
+            return None
+        if prog == "trap":
+            # `trap CMD SIGNAL…` runs CMD later in this shell (on exit, on a signal): it counts as the command
+            ops = [a for a in args if a != "--"]
+            if len(ops) >= 2 and ops[0] not in ("-", "-p", "-l", "-P") and not ops[0].isdigit() and ops[0].strip():
+                acc.add(S, "shell.trap", f"trap: a command run on {_show(ops[1])}")
+                self.run_text(ops[0], ctx.child(), acc)
             return None
         if prog == "unset":
             for a in args:
@@ -1670,6 +1809,55 @@ def _git_config_commands(r, pairs, ctx, acc, floor):
             r.run_text(cmd, ctx.child(), acc)
 
 
+_GIT_ATTACHED_ONLY = frozenset(("-O", "--open-files-in-pager"))  # optional values: only `-Ocmd`, `--x=cmd`
+
+
+def _git_effects(r, sub, rest, metas, ctx, acc) -> None:
+    """Options of a git subcommand that write a file or run a command (``git log --output=F``, ``git rebase -x
+    CMD``), subcommands that discard (``git reflog expire``), and commands given as operands
+    (``git submodule foreach CMD``, ``git bisect run CMD``)."""
+    fxmap = T.GIT_OPTION_EFFECTS.get(sub)
+    words = [a for a in rest if not a.startswith("-")]
+    if fxmap:
+        k, n, seen = 0, len(rest), 0
+        while k < n and seen < MAX_FX:
+            a = rest[k]
+            k += 1
+            if a == "--":
+                break
+            if not a.startswith("-"):
+                continue
+            key, eq, val = a.partition("=") if a.startswith("--") else (a[:2], "", a[2:])
+            fx = fxmap.get(key)
+            if fx is None:
+                continue
+            seen += 1
+            if not eq and not val:
+                if key in _GIT_ATTACHED_ONLY or k >= n:
+                    continue
+                val = rest[k]
+                k += 1
+            if fx == T.FX_WRITE:
+                r.write_path(val, ctx, acc, f"git {sub} {key} writes")
+            else:
+                r.option_command("git " + sub, key, val, ctx, acc)
+    if words:
+        fx = T.GIT_SUBCOMMAND_EFFECTS.get((sub, words[0]))
+        if fx is not None:
+            acc.add(fx[0], f"shell.git.{sub}.{words[0]}"[:40], f"git {sub} {words[0]} {fx[1]}")
+        how = T.GIT_RUNS.get((sub, words[0]))
+        if how is not None:
+            cmd = rest[rest.index(words[0]) + 1:]
+            while cmd and cmd[0].startswith("-"):
+                cmd = cmd[1:]
+            if cmd:
+                acc.add(L, f"shell.git.{sub}", f"git {sub} {words[0]} runs a command")
+                if how == "text":
+                    r.option_command(f"git {sub}", words[0], " ".join(cmd), ctx, acc)
+                else:
+                    r.run_argv(cmd, [None] * len(cmd), ctx.child(), acc, None)
+
+
 def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
     i, n = 0, len(args)
     readings = 0
@@ -1711,6 +1899,7 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         elif a.startswith("ext::"):
             acc.add(H, "shell.git.ext", "git ext:: transport runs a command")
             r.run_text(a[5:].replace("% ", " ").replace("%%", "%"), ctx.child(), acc)
+    _git_effects(r, sub, rest, metas, ctx, acc)
     o = getopts(rest, frozenset("mCcFtuoX") if sub == "commit" else frozenset(),
                 frozenset(("--sort", "--format", "--contains", "--merged", "--no-merged", "--points-at",
                            "--set-upstream-to", "--push-option", "--repo", "--receive-pack", "--exec")))
@@ -2726,6 +2915,9 @@ def h_sed(r, prog, args, metas, ctx, acc, stdin):
     i, n = 0, len(args)
     inplace = False
     script_given = False
+    scripts: list = []  # the sed scripts given (-e, --expression, or the first operand)
+    program_file = None
+    sandbox = False
     files: list = []
     while i < n:
         a = args[i]
@@ -2735,11 +2927,22 @@ def h_sed(r, prog, args, metas, ctx, acc, stdin):
         if a.startswith("--"):
             if a.startswith("--in-place"):
                 inplace = True
+            elif a == "--sandbox":
+                sandbox = True
             elif a in ("--expression", "--file"):
                 script_given = True
+                if i + 1 < n:
+                    if a == "--file":
+                        program_file = args[i + 1]
+                    else:
+                        scripts.append(args[i + 1])
                 i += 1
-            elif a.startswith("--expression=") or a.startswith("--file="):
+            elif a.startswith("--expression="):
                 script_given = True
+                scripts.append(a.split("=", 1)[1])
+            elif a.startswith("--file="):
+                script_given = True
+                program_file = a.split("=", 1)[1]
             i += 1
             continue
         if a.startswith("-") and len(a) > 1:
@@ -2753,6 +2956,11 @@ def h_sed(r, prog, args, metas, ctx, acc, stdin):
                     break
                 if ch in "ef":
                     script_given = True
+                    val = chars[j + 1:] if j < len(chars) - 1 else (args[i + 1] if i + 1 < n else "")
+                    if ch == "e":
+                        scripts.append(val)
+                    else:
+                        program_file = val
                     if j == len(chars) - 1:
                         took = True
                     break
@@ -2764,7 +2972,25 @@ def h_sed(r, prog, args, metas, ctx, acc, stdin):
         files.append(a)
         i += 1
     if not script_given and files:
+        scripts.append(files[0])
         files = files[1:]
+    if program_file is not None and not sandbox:
+        key = P.normalize(program_file, ctx.cwd) if MARK not in program_file else None
+        if key in ctx.written:
+            scripts.append(ctx.written[key])
+        elif program_file not in ("-", "/dev/stdin"):
+            acc.add(L, "shell.sed.file", f"{prog} runs a program file (it can write files and run commands)")
+    for script in ([] if sandbox else scripts[:MAX_FX]):
+        for kind, val in _sed_effects(script):
+            if kind == "write":
+                if val and val not in ("/dev/stdout", "/dev/stderr"):
+                    r.write_path(val, ctx, acc, f"{prog} writes")
+            elif kind == "read":
+                r.read_secret_check(prog, [val], ctx, acc)
+            elif kind == "cmd":
+                r.option_command(prog, "e", val, ctx, acc)
+            else:
+                acc.add(H, "shell.sed.exec", f"{prog} runs the text it reads as commands (e)")
     if inplace:
         acc.add(L, "shell.sed.inplace", f"{prog} -i edits files in place")
         for f in files:
@@ -3681,8 +3907,17 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+_EX_MODE = frozenset(("ed", "red", "ex"))
+
+
 def h_editor(r, prog, args, metas, ctx, acc, stdin):
-    files = [a for a in args if not a.startswith(("-", "+"))]
+    spec = T.OPTION_EFFECTS.get(prog)
+    files = parse_fx(spec, args)[1] if spec else [a for a in args if not a.startswith(("-", "+"))]
+    if type(stdin) is tuple and stdin[0] in ("heredoc", "lit") and spec is not None and "-" not in files:
+        # commands read from the input: ed/ex (and vim -e/-es) read ex commands, vim reads keys (`:` lines)
+        ex_mode = prog in _EX_MODE or any(a in ("-e", "-E", "-es", "-Es") for a in args)
+        r.ex_effects(prog, "input", _ex_effects(stdin[1], lines_are_keys=not ex_mode), ctx, acc)
+    files = [f for f in files if f != "-"]
     for f in files:
         r.write_path(f, ctx, acc, f"edit ({prog})")
     if not files:
@@ -3704,15 +3939,51 @@ def h_ssh_keygen(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
-def h_tar(r, prog, args, metas, ctx, acc, stdin):
+_TARS = frozenset(("tar", "gtar", "bsdtar"))
+_TAR_OLD_ARGS = "bfFgIKLNTVXC"  # letters of an old-style first word (`tar czf x.tgz`) that take the next word
+_TAR_MODES = {"--create": "c", "--append": "r", "--update": "u", "--catenate": "A", "--concatenate": "A",
+              "--extract": "x", "--get": "x", "--list": "t"}
+
+
+def _tar_old_style(args: list) -> list:
+    """``tar czf x.tgz dir`` as ``tar -c -z -f x.tgz dir``."""
     first = args[0] if args else ""
-    flags = first.lstrip("-") if first and not first.startswith("--") else ""
-    if "t" in flags or "--list" in args:
+    if not first or first[0] == "-" or not first.isalpha() or len(first) > 16:
+        return args
+    out: list = []
+    k = 1
+    for ch in first:
+        out.append("-" + ch)
+        if ch in _TAR_OLD_ARGS and k < len(args):
+            out.append(args[k])
+            k += 1
+    return out + args[k:]
+
+
+def h_tar(r, prog, args, metas, ctx, acc, stdin):
+    args = _tar_old_style(args)
+    spec = T.OPTION_EFFECTS[prog]
+    mode: set = set()
+    for a in args:
+        if a.startswith("--"):
+            mode.add(_TAR_MODES.get(a.split("=", 1)[0], ""))
+        elif a.startswith("-"):
+            for ch in a[1:]:
+                if ch in spec[0]:
+                    mode.add(ch)
+                    break
+                mode.add(ch)
+    if "t" in mode:
         acc.add(S, "shell.read_only", f"{prog} (lists)")
         return OTHER
+    if mode & {"c", "r", "u", "A"}:
+        # the archive is written
+        for _, opt, val in parse_fx(spec, args)[0]:
+            if opt in ("-f", "--file") and val and val != "-":
+                r.write_path(val, ctx, acc, f"{prog} writes the archive")
     o = getopts(args, frozenset("fCT"), frozenset(("--directory", "--file")))
     d = _first(o, "C", "--directory")
-    if d and ("x" in flags or "x" in o.flags or "--extract" in o.longs):
+    if d and "x" in mode:
         r.write_path((d.rstrip("/") + "/x") if d.strip("/") else "/", ctx, acc, "extract into")
     acc.add(L, "shell.program", prog)
     return OTHER
@@ -3918,6 +4189,284 @@ def _globals_first(handler, opts: tuple):
     return h_global_options
 
 
+# ------------------------------------------------------- options that write files or run commands
+MAX_FX = 16  # effects (commands, writes) read per command
+
+
+def parse_fx(spec: tuple, args: list):
+    """Read ``args`` by a program's OPTION_EFFECTS entry: ``([(effect or None, option, value)], operands)``;
+    options with a value or an effect are listed."""
+    shorts, optional, takes, effects, _ = spec
+    found: list = []
+    pos: list = []
+    i, n = 0, len(args)
+    while i < n:
+        a = args[i]
+        i += 1
+        if a == "--":
+            pos.extend(args[i:])
+            break
+        if len(a) < 2 or a[0] not in "-+" or a[1].isdigit():
+            if len(a) > 1 and a[0] == "-":
+                continue  # -5: an old numeric option
+            if a[0] == "+" and "+" in effects:
+                found.append((effects["+"], "+", a[1:]))
+            else:
+                pos.append(a)
+            continue
+        if a[0] == "+":
+            if "+" in effects:
+                found.append((effects["+"], "+", a[1:]))
+            else:
+                pos.append(a)
+            continue
+        if a.startswith("--") or a in takes or shorts is None:
+            k, eq, v = a.partition("=") if a.startswith("--") else (a, "", "")
+            val = None
+            if eq:
+                val = v
+            elif k in takes and i < n:
+                val = args[i]
+                i += 1
+            fx = effects.get(k)
+            if fx is not None or val is not None:
+                found.append((fx, k, val))
+            continue
+        j, m = 1, len(a)
+        while j < m:
+            ch = a[j]
+            key = "-" + ch
+            if ch in shorts:
+                if j + 1 < m:
+                    val = a[j + 1:]
+                elif i < n:
+                    val = args[i]
+                    i += 1
+                else:
+                    val = ""
+                found.append((effects.get(key), key, val))
+                break
+            if ch in optional:
+                found.append((effects.get(key), key, a[j + 1:]))
+                break
+            fx = effects.get(key)
+            if fx is not None:
+                found.append((fx, key, None))
+            j += 1
+    return found, pos
+
+
+_EX_RANGE = re.compile(r"(?:[%.$,;+\-\d\s]|'[a-zA-Z<>\[\]]|/(?:[^/\\]|\\.)*/|\?(?:[^?\\]|\\.)*\?)*")
+_EX_NAME = re.compile(r"([A-Za-z]*)(!?)[ \t]*")
+_EX_MODIFIERS = frozenset(("sil", "sile", "silen", "silent", "keepalt", "keepj", "keepjumps", "noa", "noautocmd",
+                           "verb", "verbose", "uns", "unsilent", "confirm", "conf", "lockm", "lockmarks", "hide",
+                           "keepp", "keeppatterns", "keepmarks", "kee", "vert", "vertical", "tab", "bo", "botright",
+                           "to", "topleft", "lefta", "leftabove", "abo", "aboveleft", "rightb", "rightbelow",
+                           "bel", "belowright", "sandbox", "san", "windo", "bufdo", "argdo", "tabdo", "cdo", "ldo",
+                           "g", "global", "v", "vglobal", "try", "if", "while", "for", "el", "else", "elsei",
+                           "elseif", "exe", "exec", "execute"))
+_EX_SHELL_ARG = frozenset(("r", "re", "rea", "read", "w", "wr", "wri", "writ", "write", "e", "ed", "edi", "edit",
+                           "E", "up", "upd", "update", "wq", "x", "xi", "xit", "exi", "exit", "sav", "saveas",
+                           "W", "wa", "wn", "wp", "wN"))
+_EX_WRITE = frozenset(("w", "wr", "wri", "writ", "write", "wq", "x", "xi", "xit", "exi", "exit", "sav", "saveas",
+                       "up", "upd", "update", "W", "wn", "wN", "wp"))
+_EX_TERMINAL = frozenset(("ter", "term", "termi", "termin", "termina", "terminal", "sh", "she", "shel", "shell"))
+_EX_CODE = {"py": "python", "python": "python", "py3": "python", "python3": "python", "pyx": "python",
+            "pythonx": "python", "lua": "lua", "perl": "perl", "pe": "perl", "rub": "ruby", "ruby": "ruby"}
+_EX_CALLS = re.compile(r"\b(?:system|systemlist|jobstart|job_start|termopen|term_start|execute)\s*\(\s*(?:\[\s*)?"
+                       r"""(?:'([^'\n]{0,1024})'|"((?:[^"\\\n]|\\.){0,1024})")?""")
+
+
+def _ex_effects(text: str, lines_are_keys: bool = False):
+    """What ex/vim/ed command lines do: ``("cmd", CMD)`` (a shell command run), ``("dyn", name)`` (a command
+    built at run time), ``("write", FILE)``, ``("code", LANG, CODE)``. ``lines_are_keys``: keystrokes (vim reading
+    stdin): only ``:`` lines are commands."""
+    out: list = []
+    text_mode = False
+    for line in text.split("\n")[:256]:
+        if text_mode:  # ed's a/i/c text (up to a line with a lone dot) is data
+            if line.strip() == ".":
+                text_mode = False
+            continue
+        if lines_are_keys:
+            if not line.lstrip().startswith(":"):
+                continue
+        for m in _EX_CALLS.finditer(line[:4096]):
+            if len(out) >= MAX_FX:
+                return out
+            lit = m.group(1) if m.group(1) is not None else m.group(2)
+            if lit is None:
+                out.append(("dyn", "system()"))
+            elif m.group(0).startswith("execute"):
+                out.extend(e for e in _ex_effects(lit) if e[0] != "write")
+            else:
+                out.append(("cmd", lit))
+        s = line
+        for _ in range(16):  # commands separated by |
+            s = s.lstrip(" \t:")
+            s = s[_EX_RANGE.match(s).end():].lstrip(" \t:")
+            if not s:
+                break
+            if s[0] == "!":
+                out.append(("cmd", s[1:]))
+                break
+            m = _EX_NAME.match(s)
+            name, bang, rest = m.group(1), m.group(2), s[m.end():]
+            if not name:
+                break
+            if name in _EX_MODIFIERS:
+                if name in ("exe", "exec", "execute"):
+                    q = rest.strip()
+                    if len(q) > 1 and q[0] in "'\"" and q[-1] == q[0]:
+                        out.extend(_ex_effects(q[1:-1]))
+                    break
+                s = rest
+                continue
+            if name in ("a", "i", "c", "append", "insert", "change") and not rest.strip():
+                text_mode = True
+                break
+            if name in _EX_SHELL_ARG:
+                if rest.startswith("!") or (bang and name in ("r", "re", "rea", "read")):
+                    out.append(("cmd", rest[1:] if rest.startswith("!") else rest))
+                    break
+                fname = rest.split("|", 1)[0].strip()
+                if fname and name in _EX_WRITE:
+                    out.append(("write", fname))
+            elif name in _EX_TERMINAL:
+                cmd = rest
+                while cmd.startswith("++"):
+                    cmd = cmd.split(None, 1)[1] if " " in cmd else ""
+                if cmd.strip():
+                    out.append(("cmd", cmd))
+                break
+            elif name in _EX_CODE:
+                out.append(("code", _EX_CODE[name], rest))
+                break
+            elif name in ("pyf", "pyfile", "py3f", "py3file", "luafile", "rubyf", "rubyfile", "so", "source"):
+                out.append(("code", None, ""))
+                break
+            k = rest.find("|")
+            if k < 0:
+                break
+            s = rest[k + 1:]
+    return out[:MAX_FX]
+
+
+def _bang_commands(text: str, pipes: bool) -> list:
+    """Commands in a less/dc command string: ``!CMD`` up to the end of the line (less: also ``|XCMD``, X a mark)."""
+    out = []
+    for line in text.split("\n")[:64]:
+        k = line.find("!")
+        p = line.find("|") if pipes else -1
+        if p >= 0 and (k < 0 or p < k):
+            if len(line) > p + 2:
+                out.append(line[p + 2:])
+        elif k >= 0:
+            out.append(line[k + 1:])
+    return out[:MAX_FX]
+
+
+_ELISP_SHELL = re.compile(r"\((?:shell-command(?:-to-string)?|async-shell-command|call-process(?:-shell-command)?|"
+                          r"start-process(?:-shell-command)?|process-lines|compile)\s+"
+                          r"""(?:"[^"\n]{0,256}"\s+nil\s+)?(?:nil\s+)?"((?:[^"\\\n]|\\.){0,1024})"([^)\n]{0,1024})""")
+
+
+def _makefile_commands(text: str) -> list:
+    """The commands of a makefile: recipe lines (after a tab) and ``$(shell …)``."""
+    out = []
+    for line in text.split("\n")[:512]:
+        if line.startswith("\t"):
+            out.append(line[1:].lstrip("@-+ \t").replace("$$", "$"))
+        k = line.find("$(shell ")
+        if k >= 0:
+            out.append(line[k + 8:].rsplit(")", 1)[0].replace("$$", "$"))
+    return out[:MAX_FX * 4]
+
+
+def _sed_effects(script: str) -> list:
+    """What a sed script does besides printing: ``("write", FILE)`` (w, W, s///w), ``("read", FILE)`` (r, R),
+    ``("cmd", CMD)`` (e CMD), ``("input_cmd", "")`` (e alone and s///e: the text read runs as a command)."""
+    out: list = []
+    if not any(ch in script for ch in "wWrRe"):
+        return out
+    i, n = 0, len(script)
+
+    def eol(k):
+        e = script.find("\n", k)
+        return n if e < 0 else e
+
+    def skip_delim(k, d):  # k after an opening delimiter: the index after its closing one
+        while k < n and script[k] != d:
+            k += 2 if script[k] == "\\" else 1
+        return k + 1
+
+    while i < n and len(out) < MAX_FX:
+        c = script[i]
+        if c in " \t\n;{}!":
+            i += 1
+            continue
+        if c == "#":
+            i = eol(i)
+            continue
+        for _ in range(2):  # an address, or two
+            if i < n and (script[i].isdigit() or script[i] in "$+~"):
+                i += 1
+                while i < n and (script[i].isdigit() or script[i] == "~"):
+                    i += 1
+            elif i < n and script[i] == "/":
+                i = skip_delim(i + 1, "/")
+            elif i + 1 < n and script[i] == "\\":
+                i = skip_delim(i + 2, script[i + 1])
+            while i < n and script[i] in "IM":
+                i += 1
+            if i < n and script[i] == ",":
+                i += 1
+                continue
+            break
+        while i < n and script[i] in " \t!":
+            i += 1
+        if i >= n:
+            break
+        cmd = script[i]
+        i += 1
+        if cmd in "aic":
+            while True:
+                e = eol(i)
+                if e > i and script[e - 1] == "\\" and e < n:
+                    i = e + 1
+                    continue
+                i = e
+                break
+        elif cmd in "wWrRe":
+            e = eol(i)
+            arg = script[i:e].strip()
+            i = e
+            if cmd == "e":
+                out.append(("cmd", arg) if arg else ("input_cmd", ""))
+            else:
+                out.append(("write" if cmd in "wW" else "read", arg))
+        elif cmd in "btT:v":
+            while i < n and script[i] not in ";\n":
+                i += 1
+        elif cmd in "sy":
+            if i >= n:
+                break
+            d = script[i]
+            i = skip_delim(i + 1, d)
+            i = skip_delim(i, d)
+            if cmd == "s":
+                while i < n and script[i] in "gpiImMe0123456789w":
+                    if script[i] == "e":
+                        out.append(("input_cmd", ""))
+                    elif script[i] == "w":
+                        e = eol(i + 1)
+                        out.append(("write", script[i + 1:e].strip()))
+                        i = e
+                        break
+                    i += 1
+    return out
+
+
 def _build_handlers() -> dict:
     h: dict = {}
     for p in ("rm", "unlink", "rmdir_", "srm", "trash", "trash-put") + tuple(T.RECURSIVE_DELETERS):
@@ -4022,7 +4571,8 @@ def _build_handlers() -> dict:
     h["su"] = h_su
     h["xargs"] = h_xargs
     h["parallel"] = h_xargs
-    for p in ("vim", "vi", "nvim", "nano", "emacs", "ed", "pico", "micro", "sudoedit"):
+    for p in ("vim", "vi", "nvim", "nano", "emacs", "ed", "red", "pico", "micro", "sudoedit", "ex", "view", "vimdiff",
+              "gvim", "rvim"):
         h[p] = h_editor
     h["ssh-keygen"] = h_ssh_keygen
     for p in ("tar", "bsdtar", "gtar"):
