@@ -1311,9 +1311,42 @@ def _mode_world_writable(mode: str) -> bool:
         for op in "+=":
             if op in rest:
                 perms = rest.split(op, 1)[1]
+                if perms.isdigit() and len(perms) <= 4 and int(perms[-1]) & 2 == 2:
+                    return True  # `=777`, `+0666`: an octal mode after the operator
                 if "w" in perms and ("o" in who or "a" in who):
                     return True
     return False
+
+
+def _mode_special_bits(mode: str) -> list:
+    """The special bits (``setuid``, ``setgid``) a chmod mode sets: ``4755``, ``u+s``, ``+s``, ``=6755``."""
+    bits: list = []
+    for clause in mode.split(","):
+        k = 0
+        while k < len(clause) and clause[k] in "ugoa":
+            k += 1
+        who, rest = clause[:k], clause[k:]
+        if rest.isdigit():
+            digits = rest
+        else:
+            digits = ""
+            for op in "+=":
+                if op in rest:
+                    perms = rest.split(op, 1)[1]
+                    if perms.isdigit():
+                        digits = perms
+                    elif "s" in perms:
+                        if not who or "u" in who or "a" in who:
+                            bits.append("setuid")
+                        if not who or "g" in who or "a" in who:
+                            bits.append("setgid")
+        if len(digits) >= 4 and digits[-4] in "01234567":
+            d = int(digits[-4])
+            if d & 4:
+                bits.append("setuid")
+            if d & 2:
+                bits.append("setgid")
+    return bits
 
 
 def h_chmod(r, prog, args, metas, ctx, acc, stdin):
@@ -1334,6 +1367,9 @@ def h_chmod(r, prog, args, metas, ctx, acc, stdin):
         targets = pos[1:]
     if _mode_world_writable(mode):
         acc.add(H, "shell.chmod.world_writable", f"chmod {mode} makes files writable by everyone")
+    for bit in _mode_special_bits(mode):
+        acc.add(T.CHMOD_SPECIAL_BITS[bit], f"shell.chmod.{bit}",
+                f"chmod {mode} sets the {bit} bit (the program runs as its {'owner' if bit == 'setuid' else 'group'})")
     _perm_targets(r, prog, rec, targets, ctx, acc)
     return OTHER
 
@@ -1635,6 +1671,13 @@ def h_systemctl(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     t = T.SYSTEMCTL_TIERS.get(verb, M)
     acc.add(t, f"shell.systemctl.{verb}", f"systemctl {verb} {' '.join(o.pos[1:3])}".rstrip())
+    if verb in T.SYSTEMCTL_ACTIVATE:
+        for unit in o.pos[1:]:
+            name = unit if "." in unit else unit + ".target"
+            tt = T.SYSTEMD_POWER_TARGETS.get(name)
+            if tt is not None:
+                acc.add(tt, "shell.power" if tt == C else f"shell.systemctl.{verb}",
+                        f"systemctl {verb} {name} ({'powers off or cuts off the machine' if tt == C else 'sleep'})")
     return OTHER
 
 
@@ -1797,21 +1840,21 @@ def h_gh(r, prog, args, metas, ctx, acc, stdin):
         if not method:
             method = "POST" if (o.flags & {"f", "F"} or o.any("--field", "--raw-field", "--input")) else "GET"
         t = T.HTTP_METHOD_TIERS.get(method, M)
-        acc.add(t, f"shell.http.{method.lower()}", f"gh api {method} request")
+        acc.add(t, f"shell.http.{method.lower()}", f"{prog} api {method} request")
         return DOWNLOAD
     if (group, verb) in (("repo", "delete"), ("release", "delete")) or verb == "delete":
-        acc.add(H, "shell.gh.delete", f"gh {group} {verb}")
+        acc.add(H, "shell.gh.delete", f"{prog} {group} {verb}")
     elif (group, verb) == ("release", "create"):
-        acc.add(H, "shell.gh.release", "gh release create (publishes a release)")
-    elif group == "secret" and verb in ("set", "delete", "remove"):
-        acc.add(H, "shell.gh.secret", f"gh secret {verb}")
+        acc.add(H, "shell.gh.release", f"{prog} release create (publishes a release)")
+    elif group in T.FORGE_SECRET_GROUPS and verb in ("set", "delete", "remove"):
+        acc.add(H, "shell.gh.secret", f"{prog} {group} {verb} (CI secrets and variables)")
     elif verb in ("list", "view", "status", "diff", "checks", "ls") or group in ("browse", "search", "status",
                                                                                 "help", "version", "completion"):
-        acc.add(S, "shell.gh.read", f"gh {group} {verb}".strip())
+        acc.add(S, "shell.gh.read", f"{prog} {group} {verb}".strip())
     elif group in ("auth", "config", "alias", "extension", "codespace"):
-        acc.add(L, "shell.gh", f"gh {group}")
+        acc.add(L, "shell.gh", f"{prog} {group}")
     else:
-        acc.add(M, "shell.gh.write", f"gh {group} {verb}".strip())
+        acc.add(M, "shell.gh.write", f"{prog} {group} {verb}".strip())
     return OTHER
 
 
@@ -1849,6 +1892,13 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
     if sub == "push" or (obj == "image" and sub == "push"):
         acc.add(H, "shell.publish", f"{prog} push (publishes an image to a registry)")
         return OTHER
+    if sub in ("build", "bake") and obj in (None, "buildx", "image", "builder"):
+        bo = getopts(rest, frozenset("otfc"), frozenset(("--output", "--tag", "--file", "--set", "--platform")))
+        outs = list(bo.vals.get("o", ())) + [v for v in (bo.long("--output"),) if isinstance(v, str)]
+        if any(a in T.BUILD_PUSH_OPTIONS for a in rest) or any(
+                w in v for v in outs for w in T.BUILD_PUSH_OUTPUTS):
+            acc.add(H, "shell.publish", f"{prog} {sub} --push (publishes an image to a registry)")
+            return OTHER
     if sub in ("run", "create") and obj in (None, "container"):
         return _docker_run(r, prog, rest, ctx, acc)
     if sub == "exec" and obj in (None, "container"):
@@ -2492,6 +2542,17 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
         acc.add(M, "shell.inline_code", f"{prog} eval runs inline code")
         _scan_code(r, " ".join(args[1:]), ctx, acc, lang)
         return OTHER
+    if args and args[0][:1] != "-" and args[0] != "run" and (
+            prog in T.INSTALLERS or prog in T.PUBLISHERS or prog in T.PACKAGE_RUNNERS):
+        return h_pkg(r, prog, args, metas, ctx, acc, stdin)  # bun install, deno publish …
+    if args and args[0] == "run" and base in ("deno", "bun"):
+        k = 1
+        while k < len(args) and args[k].startswith("-"):
+            k += 1
+        if k < len(args) and args[k].startswith(T.REMOTE_CODE_PREFIXES):
+            acc.add(H, "shell.download_exec", f"{prog} run runs code downloaded from {_show(args[k])}")
+            return OTHER
+        args, metas = args[1:], metas[1:]
     code = None
     code_at = -1  # the argument the inline code came from (its meta tells where the text came from)
     inplace = False
@@ -3233,7 +3294,9 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
     if prog == "yarn" and not pos and not [a for a in args if a not in ("--frozen-lockfile", "--immutable")]:
         acc.add(M, "shell.install", "yarn (installs packages)")
         return OTHER
-    if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")):
+    modes = T.INSTALLER_MODE_LETTERS.get(prog, "")
+    if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")) or any(
+            len(a) > 1 and a[0] == "-" and a[1] in modes for a in args):
         if prog == "uv" and sub == "pip" and (len(pos) < 2 or pos[1] not in ("install", "sync")):
             acc.add(S if len(pos) > 1 and pos[1] in ("list", "show", "freeze", "check", "tree") else L,
                     "shell.pkg", f"uv pip {pos[1] if len(pos) > 1 else ''}".strip())
@@ -3691,6 +3754,28 @@ def h_mongo(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+def h_gdb(r, prog, args, metas, ctx, acc, stdin):
+    """gdb -ex CMD / --eval-command=CMD: debugger commands given inline (MEDIUM like ``python -c``); ``shell
+    CMD``/``!CMD`` and calls such as ``call system("…")`` run the command they name."""
+    cmds = []
+    for k, a in enumerate(args):
+        if a in ("-ex", "-iex", "--ex", "--eval-command", "-eval-command") and k + 1 < len(args):
+            cmds.append(args[k + 1])
+        elif a.startswith(("--eval-command=", "-eval-command=")):
+            cmds.append(a.split("=", 1)[1])
+    if not cmds:
+        acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+        return OTHER
+    acc.add(M, "shell.inline_code", f"{prog} -ex runs inline debugger commands")
+    for c in cmds:
+        c = c.strip()
+        if c.startswith("!") or c.startswith("shell "):
+            r.run_text(c[1:] if c.startswith("!") else c[6:], ctx, acc)
+        else:
+            _scan_code(r, c, ctx, acc, None)
+    return OTHER
+
+
 def h_unzip(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("dx"))
     d = _first(o, "d")
@@ -3736,6 +3821,8 @@ def _build_handlers() -> dict:
         h[p] = h_service
     h["git"] = h_git
     h["gh"] = h_gh
+    h["glab"] = h_gh
+    h["gdb"] = h_gdb
     for p in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
         h[p] = h_docker
     for p in ("kubectl", "oc", "k", "microk8s.kubectl", "k3s"):

@@ -152,12 +152,14 @@ INTERPRETERS = {
     "php": ("rR", frozenset("cdf")), "lua": ("e", frozenset("l")), "luajit": ("e", frozenset("l")),
     "Rscript": ("e", frozenset()), "osascript": ("e", frozenset("l")), "tclsh": ("", frozenset()),
     "groovy": ("e", frozenset()), "julia": ("e", frozenset()), "elixir": ("e", frozenset()),
+    "bun": ("ep", frozenset()), "ipython": ("c", frozenset()), "ipython3": ("c", frozenset()),
+    "irb": ("", frozenset("rI")), "jshell": ("", frozenset()), "swift": ("e", frozenset()),
 }
 #: the language of each interpreter's inline code (for the calls :mod:`core.policy._pycode` reads)
 INTERPRETER_LANGS = {
     "python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
     "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "deno": "node", "bun": "node",
-    "php": "php", "lua": "lua", "luajit": "lua",
+    "php": "php", "lua": "lua", "luajit": "lua", "ipython": "python", "ipython3": "python", "irb": "ruby",
 }
 PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
 LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
@@ -265,6 +267,12 @@ PUBLISHERS = {
     "vsce": ("publish",), "ovsx": ("publish",), "crane": ("push",), "skopeo": ("copy",),
     "jsr": ("publish",), "deno": ("publish",), "helm": ("push", "cm-push"),
 }
+#: options of image builds that push the result to a registry (``docker buildx build --push``): a publish
+BUILD_PUSH_OPTIONS = frozenset(("--push",))
+#: values of ``--output``/``-o`` of image builds that push (``type=registry``, ``type=image,push=true``)
+BUILD_PUSH_OUTPUTS = ("type=registry", "push=true")
+#: gh/glab command groups whose set/delete change CI secrets or variables (HIGH)
+FORGE_SECRET_GROUPS = frozenset(("secret", "variable"))
 #: package installers: program -> subcommands that install (None: any use installs)
 INSTALLERS = {
     "pip": ("install", "download"), "pip3": ("install", "download"), "pipx": ("install", "inject", "run"),
@@ -293,7 +301,13 @@ INSTALLERS = {
     "pyenv": ("install",), "rbenv": ("install",), "deno": ("install",), "stack": ("install",),
     "cabal": ("install",), "dotnet": ("add", "tool"), "krew": ("install",),
     "easy_install": None, "pip-sync": None, "sdk": ("install",),
+    "rpm": ("--install", "--upgrade", "--freshen", "--erase", "--reinstall"),
 }
+#: installers whose mode is the first letter of a short-option cluster (``rpm -ivh``, ``rpm -Uvh``; ``rpm -qi``
+#: is a query): program -> the mode letters that install or remove
+INSTALLER_MODE_LETTERS = {"rpm": "iUFe"}
+#: script operands that are code fetched from the network (``deno run https://…``, ``uvx --from git+https://…``)
+REMOTE_CODE_PREFIXES = ("http://", "https://", "ftp://", "git+", "github:", "gitlab:", "bitbucket:", "gist:")
 #: programs that fetch a package and run its command (the command counts too)
 PACKAGE_RUNNERS = frozenset(("npx", "bunx", "pnpm", "yarn", "bun", "pipx", "uvx"))
 #: delete programs that are always recursive (``rimraf dir``)
@@ -346,6 +360,18 @@ SYSTEMCTL_TIERS = {
     "hybrid-sleep": H, "rescue": H, "emergency": H, "default": H, "clean": H, "freeze": H,
     "poweroff": C, "reboot": C, "halt": C, "kexec": C, "soft-reboot": C, "exit": H,
 }
+#: systemd targets that power the machine off or cut it off (every service and the network stopped) when
+#: reached now (``systemctl start reboot.target``, ``isolate rescue.target``): like ``shutdown`` (CRITICAL)
+SYSTEMD_POWER_TARGETS = {"poweroff.target": C, "reboot.target": C, "halt.target": C, "kexec.target": C,
+                         "soft-reboot.target": C, "ctrl-alt-del.target": C, "rescue.target": C,
+                         "emergency.target": C, "shutdown.target": C, "final.target": C,
+                         "sleep.target": H, "suspend.target": H, "hibernate.target": H, "hybrid-sleep.target": H}
+#: systemctl verbs that reach a unit now (or at every boot: set-default)
+SYSTEMCTL_ACTIVATE = frozenset(("start", "restart", "isolate", "reload-or-restart", "try-restart",
+                                "try-reload-or-restart", "set-default"))
+#: special chmod bits (a program that runs as its owner or group): setuid is HIGH (root-owned: privilege
+#: escalation), setgid MEDIUM (also set on shared directories)
+CHMOD_SPECIAL_BITS = {"setuid": H, "setgid": M}
 SERVICE_ACTION_TIERS = {"status": S, "start": M, "restart": M, "reload": M, "force-reload": M, "condrestart": M,
                         "try-restart": M, "stop": H, "force-stop": H, "--status-all": S, "disable": H, "enable": M}
 DOCKER_TIERS = {
