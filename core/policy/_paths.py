@@ -143,7 +143,35 @@ def is_sensitive(p: str) -> bool:
         for d in T.SENSITIVE_HOME_DIRS:
             if rest == d or rest.startswith(d + "/"):
                 return True
+        if rest[0] == "." and _has_glob(rest) and len(rest) < 128:
+            # a glob that may match a sensitive file (`~/.aws/*`, `~/.ss?/id_*`); not `~/*` (no dotfiles)
+            return _glob_matches_any(rest, T.SENSITIVE_HOME_FILES) or _glob_matches_any(
+                rest, [d + "/x" for d in T.SENSITIVE_HOME_DIRS])
     return False
+
+
+def _glob_matches_any(pat: str, names) -> bool:
+    """A glob (``.env*``, ``.a*/cred*``) that may match one of ``names``."""
+    return any(fnmatchcase(nm, pat) for nm in names)
+
+
+_ENV_NAMES = (".env", ".env.local", ".env.production")
+
+
+def is_secret_read(p: str) -> bool:
+    """A file whose contents are secrets outside the sensitive and ``.env`` files (``/etc/shadow``, TLS private
+    keys, ``/run/secrets/…``, ``/proc/N/environ``): table SECRET_READ_FILES, SECRET_READ_DIRS, SECRET_READ_GLOBS."""
+    if not p or p[0] != "/":
+        return False
+    if p in T.SECRET_READ_FILES:
+        return True
+    n = normalize(p, None)
+    if n in T.SECRET_READ_FILES:
+        return True
+    for d in T.SECRET_READ_DIRS:
+        if n.startswith(d + "/") or n == d:
+            return True
+    return any(fnmatchcase(n, g) for g in T.SECRET_READ_GLOBS)
 
 
 def is_block_device(p: str) -> bool:
@@ -217,9 +245,10 @@ def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str
     if is_block_device(n):
         return BLOCKDEV
     base = n.rsplit("/", 1)[-1]
-    if _is_env_file(base):
-        return ENV
-    if is_sensitive(n):
+    if _is_env_file(base) or (base[:1] == "." and _has_glob(base) and len(base) < 64 and
+                              _glob_matches_any(base, _ENV_NAMES)):
+        return ENV  # (a glob that may match a .env file: `.env*`, `.e*`)
+    if is_sensitive(n) or (star and is_sensitive(n + "/*")):
         return SENSITIVE
     if workspace and workspace != "/" and (n == workspace or n.startswith(workspace + "/")):
         if workspace not in T.SYSTEM_DIRS:

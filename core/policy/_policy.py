@@ -294,7 +294,7 @@ class Policy:
                     raise_to(H, f"action.path_write.{cls}", f"{action} on {_snippet(p, 60)} ({P.label(cls)})")
                 elif cls == P.ENV:
                     raise_to(M, "action.path_write.env", f"{action} on {_snippet(p, 60)} (.env file)")
-            if reads and (cls in (P.SENSITIVE, P.ENV) or p in T.SECRET_READ_FILES):
+            if reads and (cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(p)):
                 raise_to(M, "action.path_read.secret", f"{action} reads {_snippet(p, 60)} "
                                                        f"({P.label(cls)}) into the agent's context")
 

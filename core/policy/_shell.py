@@ -68,7 +68,7 @@ class Ctx:
     """Data flow state while reading one script."""
 
     __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
-                 "written", "tainted", "secretish", "aliases")
+                 "written", "tainted", "secretish", "aliases", "flags")
 
     def __init__(self, cwd: str | None, ws: str | None, user: str | None):
         self.env: dict = {}
@@ -85,6 +85,7 @@ class Ctx:
         self.tainted: set = set()  # variables holding secret file contents (K=$(cat ~/.ssh/id_rsa))
         self.secretish = True  # False: the text cannot name a secret file (no secret-flow reading needed)
         self.aliases: dict = {}  # alias name -> its value (`alias x=rm; x -rf /`)
+        self.flags: set = set()  # facts for later commands ("staged_secret": git add of a secret file)
 
     def child(self, deeper: bool = False) -> Ctx:
         c = Ctx.__new__(Ctx)
@@ -102,6 +103,7 @@ class Ctx:
         c.tainted = self.tainted
         c.secretish = self.secretish
         c.aliases = self.aliases
+        c.flags = self.flags
         return c
 
 
@@ -537,7 +539,7 @@ class ShellReader:
             if not argv:
                 return None
             out = self.run_argv(argv, metas, ctx, acc, stdin)
-            if node.redirs and (type(out) is tuple or out == DOWNLOAD):
+            if node.redirs and (type(out) is tuple or out == DOWNLOAD or out == DECODED):
                 self._note_output_file(node.redirs, out, ctx)
             return out
         out = None
@@ -553,7 +555,7 @@ class ShellReader:
         for rd in redirs:
             if rd.op in (">", ">>", ">|") and rd.fd in (None, "1") and rd.target is not None and rd.target.lit:
                 key = P.normalize(rd.target.lit, ctx.cwd)
-                if out == DOWNLOAD:
+                if out == DOWNLOAD or out == DECODED:  # (decoded data run later is HIGH like `| sh`)
                     if len(ctx.downloaded) < 64:
                         ctx.downloaded.add(key)
                 elif len(ctx.written) < 64:
@@ -641,7 +643,7 @@ class ShellReader:
             cls = self.pclass(f, ctx)
             if cls in (P.SENSITIVE, P.ENV):
                 acc.add(M, "shell.secret_read", f"{prog} reads {_show(f)} ({P.label(cls)}) into the agent's context")
-            elif f in T.SECRET_READ_FILES:
+            elif P.is_secret_read(f):
                 acc.add(M, "shell.secret_read", f"{prog} reads {f} (secrets) into the agent's context")
 
     def command_var(self, name: str, val: str, ctx: Ctx, acc: Acc) -> None:
@@ -666,7 +668,9 @@ class ShellReader:
                     break
             if how is None and prog not in T.SECRET_ECHOERS and args and _SECRET_HINT.search("\x01".join(args)):
                 for a in args:
-                    if _SECRET_HINT.search(a) and self._is_secret_path(_operand_path(a), ctx):
+                    if _SECRET_HINT.search(a) and (self._is_secret_path(_operand_path(a), ctx) or (
+                            prog in T.UPLOADERS and " " in a and any(  # smbclient -c 'put .env', lftp -c '…'
+                                self._is_secret_path(w, ctx) for w in a.split()[:16]))):
                         how = "read"
                         break
         if how is None:
@@ -685,7 +689,7 @@ class ShellReader:
         if not f or MARK in f:
             return False
         cls = self.pclass(f, ctx)
-        return cls in (P.SENSITIVE, P.ENV) or f in T.SECRET_READ_FILES
+        return cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f)
 
     def sends_secret(self, prog: str, f: str, ctx: Ctx, acc: Acc) -> None:
         if f.startswith("@"):
@@ -693,7 +697,7 @@ class ShellReader:
         if not f:
             return
         cls = self.pclass(f, ctx)
-        if cls in (P.SENSITIVE, P.ENV) or f in T.SECRET_READ_FILES:
+        if cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f):
             acc.add(H, "shell.secret_send", f"{prog} sends a secret file ({_show(f)}) over the network")
 
     # ------------------------------------------------ options that write or run commands, code variables
@@ -867,8 +871,8 @@ class ShellReader:
                 continue
             if prog == "env":
                 r = self._env(argv, metas, ctx, acc)
-                if r is None:
-                    return None
+                if r is None or r is SECRET:
+                    return r
                 argv, metas = r
                 continue
             runner = T.RUNNERS.get(prog)
@@ -922,9 +926,14 @@ class ShellReader:
             if target.tier < L:  # (the reason is only built when it can count)
                 target.add(L, "shell.program", f"{prog} (not known to be read-only)")
             out = OTHER
-        if type(stdin) is tuple and stdin[0] == "file" and prog in T.NETWORK_SENDERS:
+        sender = prog in T.NETWORK_SENDERS or (prog in T.NETWORK_SENDER_COMMANDS and any(
+            a in T.NETWORK_SENDER_COMMANDS[prog] for a in args[:4]))
+        if type(stdin) is tuple and stdin[0] == "file" and sender:
             self.sends_secret(prog, stdin[1], ctx, acc)
-        if ctx.secretish and (out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS):
+        if sender and prog not in T.NETWORK_SENDERS and (stdin is SECRET or stdin == SECRET):
+            acc.add(H, "shell.secret_send", f"{prog} sends secret contents (piped) over the network")
+        if (ctx.secretish or stdin is SECRET or SECRET in _META_OUTS(metas)) and (
+                out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS):
             out = self._secret_flow(prog, args, metas, stdin, ctx, acc, out)
         if dry:
             acc.add(min(max(target.tier, S), L), "shell.dry_run", f"dry run: {target.reason or prog}")
@@ -1025,7 +1034,7 @@ class ShellReader:
             break
         if i >= n:
             acc.add(M, "shell.env.dump", "env prints every environment variable (secrets) into the agent's context")
-            return None
+            return SECRET
         return argv[i:], metas[i:]
 
     def read_only_cmd(self, prog, args, metas, ctx, acc, stdin):
@@ -1068,6 +1077,7 @@ class ShellReader:
             names = [a for a in args if not a.startswith("-")]
             if not names:
                 acc.add(M, "shell.env.dump", f"{prog} prints every variable (secrets) into the agent's context")
+                return SECRET
             for a in names:
                 if "=" in a:
                     k, v = a.split("=", 1)
@@ -1076,7 +1086,7 @@ class ShellReader:
             return None
         if prog == "set" and not args:
             acc.add(M, "shell.env.dump", "set prints every variable (secrets) into the agent's context")
-            return None
+            return SECRET
         if prog == "set" and "--" in args:
             pos = args[args.index("--") + 1:]
             for k, v in enumerate(pos[:9]):
@@ -1143,9 +1153,14 @@ _CLOUD_SECRET_OPS = frozenset(("get-secret-value", "decrypt", "get-login-passwor
 #: text that may name a secret file or a secret-reading command (a cheap test before the data flow is followed)
 _SECRET_HINT = re.compile(r"\.(?:" + "|".join(sorted({re.escape(
     f.split("/", 1)[0] if not f.startswith(".config/") else f)[2:] for f in T.SENSITIVE_HOME_FILES} | {
-    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers|environ|" + "|".join(sorted({
-    re.escape(w) for ws in T.SECRET_PRINTERS.values() for w in ws})) + "|secret|with-decryption|" + "|".join(
+    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers|environ|private|secrets|letsencrypt|pki|wireguard|ssh_host|\.key\b|" + "|".join(sorted({
+    re.escape(w) for ws in T.SECRET_PRINTERS.values() for w in ws if len(w) > 4})) + "|secret|with-decryption|" + "|".join(
     sorted(map(re.escape, _CLOUD_SECRET_OPS))))
+
+
+def _META_OUTS(metas) -> set:
+    """What the substitutions in a command's words printed (SECRET when one printed secrets: ``$(env)``)."""
+    return {m[0] for m in metas if m is not None and type(m[0]) is str}
 
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -1450,9 +1465,42 @@ def _mode_world_writable(mode: str) -> bool:
         for op in "+=":
             if op in rest:
                 perms = rest.split(op, 1)[1]
+                if perms.isdigit() and len(perms) <= 4 and int(perms[-1]) & 2 == 2:
+                    return True  # `=777`, `+0666`: an octal mode after the operator
                 if "w" in perms and ("o" in who or "a" in who):
                     return True
     return False
+
+
+def _mode_special_bits(mode: str) -> list:
+    """The special bits (``setuid``, ``setgid``) a chmod mode sets: ``4755``, ``u+s``, ``+s``, ``=6755``."""
+    bits: list = []
+    for clause in mode.split(","):
+        k = 0
+        while k < len(clause) and clause[k] in "ugoa":
+            k += 1
+        who, rest = clause[:k], clause[k:]
+        if rest.isdigit():
+            digits = rest
+        else:
+            digits = ""
+            for op in "+=":
+                if op in rest:
+                    perms = rest.split(op, 1)[1]
+                    if perms.isdigit():
+                        digits = perms
+                    elif "s" in perms:
+                        if not who or "u" in who or "a" in who:
+                            bits.append("setuid")
+                        if not who or "g" in who or "a" in who:
+                            bits.append("setgid")
+        if len(digits) >= 4 and digits[-4] in "01234567":
+            d = int(digits[-4])
+            if d & 4:
+                bits.append("setuid")
+            if d & 2:
+                bits.append("setgid")
+    return bits
 
 
 def h_chmod(r, prog, args, metas, ctx, acc, stdin):
@@ -1473,6 +1521,9 @@ def h_chmod(r, prog, args, metas, ctx, acc, stdin):
         targets = pos[1:]
     if _mode_world_writable(mode):
         acc.add(H, "shell.chmod.world_writable", f"chmod {mode} makes files writable by everyone")
+    for bit in _mode_special_bits(mode):
+        acc.add(T.CHMOD_SPECIAL_BITS[bit], f"shell.chmod.{bit}",
+                f"chmod {mode} sets the {bit} bit (the program runs as its {'owner' if bit == 'setuid' else 'group'})")
     _perm_targets(r, prog, rec, targets, ctx, acc)
     return OTHER
 
@@ -1774,6 +1825,13 @@ def h_systemctl(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     t = T.SYSTEMCTL_TIERS.get(verb, M)
     acc.add(t, f"shell.systemctl.{verb}", f"systemctl {verb} {' '.join(o.pos[1:3])}".rstrip())
+    if verb in T.SYSTEMCTL_ACTIVATE:
+        for unit in o.pos[1:]:
+            name = unit if "." in unit else unit + ".target"
+            tt = T.SYSTEMD_POWER_TARGETS.get(name)
+            if tt is not None:
+                acc.add(tt, "shell.power" if tt == C else f"shell.systemctl.{verb}",
+                        f"systemctl {verb} {name} ({'powers off or cuts off the machine' if tt == C else 'sleep'})")
     return OTHER
 
 
@@ -1909,7 +1967,16 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         if sub in ("show", "cat-file"):
             r.read_secret_check(f"git {sub}", [a.split(":", 1)[1] for a in rest if ":" in a and a[0] != "-"],
                                 ctx, acc)
+        if sub in T.GIT_CONTENT_READS or (sub in ("log", "whatchanged") and (o.flags & {"p", "L"} or o.any(
+                "--patch", "-p"))):
+            # the file's contents (a diff, blame, grep of .env) come into the agent's context
+            r.read_secret_check(f"git {sub}", [a for a in o.pos if a and a[0] != "-"], ctx, acc)
         return OTHER
+    if sub == "add" or (sub == "commit" and o.pos):
+        for f in o.pos:
+            if r._is_secret_path(f, ctx):
+                acc.add(M, "shell.git.add.secret", f"git {sub} stages {_show(f)} (a secret file) to be pushed")
+                ctx.flags.add("staged_secret")
     if sub == "branch":
         modify = o.flags & {"d", "D", "m", "M", "c", "C", "u", "f"} or o.any(
             "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description",
@@ -1957,6 +2024,8 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
                 else:
                     acc.add(M, "shell.git.push.delete", f"deletes the branch {_show(name)} on the remote "
                                                         f"{_show(remote)}")
+        if "staged_secret" in ctx.flags:
+            acc.add(H, "shell.secret_send", "git push sends a secret file staged just before")
         acc.add(M, "shell.git.push", "git push")
         return OTHER
     if sub == "reset":
@@ -1995,21 +2064,24 @@ def h_gh(r, prog, args, metas, ctx, acc, stdin):
         if not method:
             method = "POST" if (o.flags & {"f", "F"} or o.any("--field", "--raw-field", "--input")) else "GET"
         t = T.HTTP_METHOD_TIERS.get(method, M)
-        acc.add(t, f"shell.http.{method.lower()}", f"gh api {method} request")
+        acc.add(t, f"shell.http.{method.lower()}", f"{prog} api {method} request")
         return DOWNLOAD
+    if (group, verb) in T.FORGE_TOKEN_PRINTERS:
+        acc.add(M, "shell.secret_read", f"{prog} {group} {verb} prints a token into the agent's context")
+        return SECRET
     if (group, verb) in (("repo", "delete"), ("release", "delete")) or verb == "delete":
-        acc.add(H, "shell.gh.delete", f"gh {group} {verb}")
+        acc.add(H, "shell.gh.delete", f"{prog} {group} {verb}")
     elif (group, verb) == ("release", "create"):
-        acc.add(H, "shell.gh.release", "gh release create (publishes a release)")
-    elif group == "secret" and verb in ("set", "delete", "remove"):
-        acc.add(H, "shell.gh.secret", f"gh secret {verb}")
+        acc.add(H, "shell.gh.release", f"{prog} release create (publishes a release)")
+    elif group in T.FORGE_SECRET_GROUPS and verb in ("set", "delete", "remove"):
+        acc.add(H, "shell.gh.secret", f"{prog} {group} {verb} (CI secrets and variables)")
     elif verb in ("list", "view", "status", "diff", "checks", "ls") or group in ("browse", "search", "status",
                                                                                 "help", "version", "completion"):
-        acc.add(S, "shell.gh.read", f"gh {group} {verb}".strip())
+        acc.add(S, "shell.gh.read", f"{prog} {group} {verb}".strip())
     elif group in ("auth", "config", "alias", "extension", "codespace"):
-        acc.add(L, "shell.gh", f"gh {group}")
+        acc.add(L, "shell.gh", f"{prog} {group}")
     else:
-        acc.add(M, "shell.gh.write", f"gh {group} {verb}".strip())
+        acc.add(M, "shell.gh.write", f"{prog} {group} {verb}".strip())
     return OTHER
 
 
@@ -2038,6 +2110,10 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
         sub, rest = (rest[k], rest[k + 1:]) if k < len(rest) else ("", [])
     if obj == "container" and sub == "ls":
         sub = "ps"
+    if sub == "inspect" and any(w in a for a in rest for w in T.DOCKER_ENV_FORMATS):
+        acc.add(M, "shell.secret_read", f"{prog} inspect prints a container's environment (secrets) into the "
+                                        "agent's context")
+        return SECRET
     if sub in T.DOCKER_READ or (obj and sub in ("ls", "inspect", "df", "history", "list")):
         acc.add(S, "shell.docker.read", f"{prog} {obj + ' ' if obj else ''}{sub} (read-only)")
         return OTHER
@@ -2050,6 +2126,13 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
     if sub == "push" or (obj == "image" and sub == "push"):
         acc.add(H, "shell.publish", f"{prog} push (publishes an image to a registry)")
         return OTHER
+    if sub in ("build", "bake") and obj in (None, "buildx", "image", "builder"):
+        bo = getopts(rest, frozenset("otfc"), frozenset(("--output", "--tag", "--file", "--set", "--platform")))
+        outs = list(bo.vals.get("o", ())) + [v for v in (bo.long("--output"),) if isinstance(v, str)]
+        if any(a in T.BUILD_PUSH_OPTIONS for a in rest) or any(
+                w in v for v in outs for w in T.BUILD_PUSH_OUTPUTS):
+            acc.add(H, "shell.publish", f"{prog} {sub} --push (publishes an image to a registry)")
+            return OTHER
     if sub in ("run", "create") and obj in (None, "container"):
         return _docker_run(r, prog, rest, ctx, acc)
     if sub == "exec" and obj in (None, "container"):
@@ -2241,6 +2324,10 @@ def h_kubectl(r, prog, args, metas, ctx, acc, stdin):
         acc.add(S, "shell.kubectl.read", f"kubectl rollout {what}")
         return OTHER
     if sub == "config":
+        if what == "view" and "--raw" in args:
+            acc.add(M, "shell.secret_read", "kubectl config view --raw prints cluster credentials into the agent's "
+                                            "context")
+            return SECRET
         if what in ("view", "get-contexts", "current-context", "get-clusters", "get-users"):
             acc.add(S, "shell.kubectl.read", f"kubectl config {what}")
         else:
@@ -2330,10 +2417,24 @@ def _secret_var_in_url(prog, args, metas, o, acc) -> None:
     if not o.pos or len(metas) != len(args):
         return
     pos = set(o.pos)
+    headers = set(o.vals.get("H", ()))
+    h = o.longs.get("--header")
+    if isinstance(h, str):
+        headers.add(h)
+    data = {v for ch in "dF" for v in o.vals.get(ch, ())} | {
+        v for nm in ("--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "--form", "--post-data",
+                     "--body-data") if isinstance(v := o.longs.get(nm), str)}
     for a, m in zip(args, metas, strict=True):
-        if m is not None and m[1] and a in pos:
-            acc.add(M, "shell.http.secret_var", f"{prog} sends the value of a secret variable in the URL")
+        if m is not None and m[1] and (a in pos or a in data):
+            acc.add(H, "shell.secret_send", f"{prog} sends the value of a secret variable "
+                                            f"{'in the URL' if a in pos else 'as data'}")
             return
+        if m is not None and m[1] and a in headers:
+            name = a.split(":", 1)[0].lower()
+            if not any(w in name for w in T.AUTH_HEADER_WORDS):
+                acc.add(H, "shell.secret_send", f"{prog} sends the value of a secret variable in the header "
+                                                f"{_show(a.split(':', 1)[0])}")
+                return
 
 
 def h_curl(r, prog, args, metas, ctx, acc, stdin):
@@ -2584,7 +2685,7 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
         elif P.normalize(f, ctx.cwd) in ctx.written:
             acc.add(L, "shell.script", f"{prog} runs the script {_show(f)} written just before")
             r.run_text(ctx.written[P.normalize(f, ctx.cwd)], ctx, acc)
-        elif f in ("/dev/stdin", "/proc/self/fd/0"):
+        elif f in T.STDIN_PATHS:
             return _stdin_script(r, prog, stdin, ctx, acc)
         else:
             acc.add(L, "shell.script", f"{prog} runs the script {_show(f)}")
@@ -2652,6 +2753,8 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
     meta = metas[0] if metas else None
     if meta and type(meta[0]) is tuple and meta[0][0] == "proc":
         return _procsub_script(r, prog, meta[0][1], ctx, acc)
+    if args[0] in T.STDIN_PATHS and stdin is not None:
+        return _stdin_script(r, prog, stdin, ctx, acc)  # curl … | source /dev/stdin
     if meta and meta[0] == DOWNLOAD:
         acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
     elif meta and meta[0] is not None:
@@ -2693,6 +2796,17 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
         acc.add(M, "shell.inline_code", f"{prog} eval runs inline code")
         _scan_code(r, " ".join(args[1:]), ctx, acc, lang)
         return OTHER
+    if args and args[0][:1] != "-" and args[0] != "run" and (
+            prog in T.INSTALLERS or prog in T.PUBLISHERS or prog in T.PACKAGE_RUNNERS):
+        return h_pkg(r, prog, args, metas, ctx, acc, stdin)  # bun install, deno publish …
+    if args and args[0] == "run" and base in ("deno", "bun"):
+        k = 1
+        while k < len(args) and args[k].startswith("-"):
+            k += 1
+        if k < len(args) and args[k].startswith(T.REMOTE_CODE_PREFIXES):
+            acc.add(H, "shell.download_exec", f"{prog} run runs code downloaded from {_show(args[k])}")
+            return OTHER
+        args, metas = args[1:], metas[1:]
     code = None
     code_at = -1  # the argument the inline code came from (its meta tells where the text came from)
     inplace = False
@@ -3141,8 +3255,10 @@ def h_printenv(r, prog, args, metas, ctx, acc, stdin):
     names = [a for a in args if not a.startswith("-")]
     if not names:
         acc.add(M, "shell.env.dump", "printenv prints every environment variable (secrets) into the agent's context")
+        return SECRET
     elif any(_is_secret_name(nm) for nm in names):
         acc.add(M, "shell.secret_print", "printenv of a secret variable into the agent's context")
+        return SECRET
     else:
         acc.add(S, "shell.read_only", "printenv (read-only)")
     return OTHER
@@ -3368,7 +3484,7 @@ def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
             word = a.split("=", 1)[0]
             break
     else:
-        word = pos[0] if pos and pos[0] in table else None
+        word = " ".join(pos[:2]) if " ".join(pos[:2]) in table else pos[0] if pos and pos[0] in table else None
     if word is not None and (not table[word] or any(ch in shorts for ch in table[word])):
         acc.add(M, "shell.secret_read", f"{prog} {word} prints a secret into the agent's context")
         return SECRET
@@ -3494,6 +3610,12 @@ def _publish_command(prog: str, args: list, pos: list):
 def h_pkg(r, prog, args, metas, ctx, acc, stdin):
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
+    if prog in T.PACKAGE_RUNNERS or prog in T.INSTALLERS:
+        for a in args:
+            v = a.split("=", 1)[1] if a.startswith("--") and "=" in a else a
+            if v.startswith(T.REMOTE_CODE_PREFIXES) and (prog in T.PACKAGE_RUNNERS or sub == "run"):
+                acc.add(H, "shell.download_exec", f"{prog} runs code fetched from {_show(v)}")
+                return OTHER
     if prog in T.PACKAGE_RUNNERS:
         run = _package_runner_argv(prog, args)
         if run:
@@ -3508,7 +3630,9 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
             "=" not in a)]:
         acc.add(M, "shell.install", "yarn (installs packages)")
         return OTHER
-    if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")):
+    modes = T.INSTALLER_MODE_LETTERS.get(prog, "")
+    if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")) or any(
+            len(a) > 1 and a[0] == "-" and a[1] in modes for a in args):
         if prog == "uv" and sub == "pip" and (len(pos) < 2 or pos[1] not in ("install", "sync")):
             acc.add(S if len(pos) > 1 and pos[1] in ("list", "show", "freeze", "check", "tree") else L,
                     "shell.pkg", f"uv pip {pos[1] if len(pos) > 1 else ''}".strip())
@@ -3631,6 +3755,9 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
             acc.add(L, "shell.cloud", f"aws s3 {v}")
         return OTHER
     op = cmd[-1].lower() if cmd else ""
+    if prog == "aws" and cmd[:2] == ["configure", "get"] and any(_is_secret_name(a.upper()) for a in args[2:]):
+        acc.add(M, "shell.secret_read", "aws configure get prints a credential into the agent's context")
+        return SECRET
     if words & {"delete", "destroy", "terminate", "remove", "rm", "rb", "purge", "deregister", "revoke", "wipe"}:
         acc.add(H, "shell.cloud.delete", f"{prog} {verbs} (deletes cloud resources)")
     elif (op in _CLOUD_SECRET_OPS or {"secrets", "access"} <= words or ("secret" in words and words & {
@@ -4009,6 +4136,57 @@ def h_mongo(r, prog, args, metas, ctx, acc, stdin):
         acc.add(M, "shell.mongo.eval", f"{prog} --eval runs database code")
     else:
         acc.add(L, "shell.program", prog)
+    return OTHER
+
+
+def h_downloader(r, prog, args, metas, ctx, acc, stdin):
+    """aria2c, axel, … (table DOWNLOADERS): the file they write is downloaded code if run later."""
+    opts = T.DOWNLOADERS[prog]
+    for k, a in enumerate(args):
+        name = None
+        if a in opts and k + 1 < len(args):
+            name = args[k + 1]
+        elif a.startswith("--") and "=" in a and a.split("=", 1)[0] in opts:
+            name = a.split("=", 1)[1]
+        if name and len(ctx.downloaded) < 64:
+            ctx.downloaded.add(P.normalize(name, ctx.cwd))
+    for u in args:
+        if "://" in u and len(ctx.downloaded) < 64:
+            name = u.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            if name:
+                ctx.downloaded.add(P.normalize(name, ctx.cwd))
+    acc.add(L, "shell.http.download", f"{prog} downloads to a file")
+    return OTHER
+
+
+def h_invoke_expression(r, prog, args, metas, ctx, acc, stdin):
+    """PowerShell ``iex``/``Invoke-Expression``: eval (HIGH), of a download when ``iwr``/``DownloadString`` is named."""
+    text = " ".join(args)
+    if any(w in text.lower() for w in T.PWSH_DOWNLOAD_WORDS) or stdin == DOWNLOAD:
+        acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
+    acc.add(H, "shell.eval", f"{prog} (PowerShell eval) runs text built at run time")
+    return OTHER
+
+
+def h_gdb(r, prog, args, metas, ctx, acc, stdin):
+    """gdb -ex CMD / --eval-command=CMD: debugger commands given inline (MEDIUM like ``python -c``); ``shell
+    CMD``/``!CMD`` and calls such as ``call system("…")`` run the command they name."""
+    cmds = []
+    for k, a in enumerate(args):
+        if a in ("-ex", "-iex", "--ex", "--eval-command", "-eval-command") and k + 1 < len(args):
+            cmds.append(args[k + 1])
+        elif a.startswith(("--eval-command=", "-eval-command=")):
+            cmds.append(a.split("=", 1)[1])
+    if not cmds:
+        acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+        return OTHER
+    acc.add(M, "shell.inline_code", f"{prog} -ex runs inline debugger commands")
+    for c in cmds:
+        c = c.strip()
+        if c.startswith("!") or c.startswith("shell "):
+            r.run_text(c[1:] if c.startswith("!") else c[6:], ctx, acc)
+        else:
+            _scan_code(r, c, ctx, acc, None)
     return OTHER
 
 
@@ -4503,6 +4681,12 @@ def _build_handlers() -> dict:
         h[p] = h_service
     h["git"] = h_git
     h["gh"] = h_gh
+    h["glab"] = h_gh
+    h["gdb"] = h_gdb
+    for p in T.DOWNLOADERS:
+        h[p] = h_downloader
+    for p in ("iex", "Invoke-Expression", "invoke-expression"):
+        h[p] = h_invoke_expression
     for p in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
         h[p] = h_docker
     for p in ("kubectl", "oc", "k", "microk8s.kubectl", "k3s"):

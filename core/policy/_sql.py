@@ -41,8 +41,13 @@ EFFECT_FUNCTIONS = {
 _META_SHELL = re.compile(r"^[ \t]*(?:\\!|\.shell\b|\.system\b|system\b)[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
 #: output piped into a command: psql \o |cmd, \g |cmd; sqlite .output |cmd, .once |cmd
 _META_PIPE = re.compile(r"^[ \t]*(?:\\o|\\g|\\gx|\.output|\.once)[ \t]*\|[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+#: role attributes that grant privileges or set a credential: ``ALTER ROLE app SUPERUSER``, ``ALTER USER root
+#: IDENTIFIED BY …``, ``CREATE ROLE x WITH PASSWORD …`` are HIGH like GRANT
+ROLE_PRIVILEGE_WORDS = frozenset(("superuser", "createrole", "createdb", "replication", "bypassrls", "password",
+                                  "identified", "sysadmin", "grant"))
 #: COPY … TO/FROM PROGRAM 'cmd' (and psql \copy)
 _COPY_PROGRAM = re.compile(r"\bprogram\s+'((?:[^']|'')*)'", re.IGNORECASE)
+_COPY_PROGRAM_DOLLAR = re.compile(r"\bprogram\s+(\$[A-Za-z_]{0,16}\$)", re.IGNORECASE)
 
 
 def sql_shell_commands(sql: str) -> list[str]:
@@ -54,6 +59,11 @@ def sql_shell_commands(sql: str) -> list[str]:
     out = [m.group(1) for m in _META_SHELL.finditer(sql[:MAX_SQL]) if m.group(1).strip()]
     out += [m.group(1) for m in _META_PIPE.finditer(sql[:MAX_SQL]) if m.group(1).strip()]
     out += [m.group(1).replace("''", "'") for m in _COPY_PROGRAM.finditer(sql[:MAX_SQL])]
+    for m in _COPY_PROGRAM_DOLLAR.finditer(sql[:MAX_SQL]):
+        # PostgreSQL dollar quoting: PROGRAM $$cmd$$, PROGRAM $tag$cmd$tag$ (the end found with str.find)
+        end = sql.find(m.group(1), m.end(), MAX_SQL)
+        if end >= 0:
+            out.append(sql[m.end():end])
     return out[:16]
 
 
@@ -444,6 +454,11 @@ def _classify_statement(tokens: list[str]) -> tuple[Tier, str, str, bool]:
         if where is False:
             return H, f"sql.{verb}.always_true", f"{name} with an always-true WHERE (every row)", True
         return M, f"sql.{verb}", f"{name} with a WHERE clause", True
+    if verb in ("alter", "create") and len(toks) > 1 and toks[1] in ("user", "role", "group"):
+        given = ROLE_PRIVILEGE_WORDS.intersection(_top_level(toks))
+        if given:
+            word = sorted(given)[0].upper()
+            return H, "sql.role_privilege", f"{verb.upper()} {toks[1].upper()} … {word} (grants privileges or sets a password)", True
     if verb == "alter":
         top = _top_level(toks)
         if "drop" in top:

@@ -20,12 +20,26 @@ SENSITIVE_HOME_FILES = frozenset((
     ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".bash_login", ".zshenv", ".zlogin",
     ".netrc", ".pgpass", ".npmrc", ".pypirc", ".aws/credentials", ".docker/config.json", ".kube/config",
     ".git-credentials", ".config/gh/hosts.yml",
+    # cloud and tool credentials
+    ".config/gcloud/application_default_credentials.json", ".config/gcloud/credentials.db",
+    ".config/gcloud/access_tokens.db", ".config/gcloud/legacy_credentials", ".azure/accessTokens.json",
+    ".azure/msal_token_cache.json", ".azure/msal_token_cache.bin", ".vault-token", ".terraform.d/credentials.tfrc.json",
+    ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".config/hub", ".config/glab-cli/config.yml",
+    ".config/doctl/config.yaml", ".oci/config", ".s3cfg", ".boto", ".config/rclone/rclone.conf", ".my.cnf",
+    ".aws/sso/cache", ".aws/cli/cache", ".config/op", ".password-store", ".local/share/keyrings",
 ))
-SENSITIVE_HOME_DIRS = (".ssh", ".gnupg")
+SENSITIVE_HOME_DIRS = (".ssh", ".gnupg", ".config/gcloud/legacy_credentials", ".aws/sso/cache", ".aws/cli/cache",
+                       ".config/op", ".password-store", ".local/share/keyrings")
 #: files whose contents are secrets when read (besides sensitive and .env files)
 SECRET_READ_FILES = frozenset(("/etc/shadow", "/etc/gshadow", "/etc/sudoers",
                                # a process's environment (the same as `env`: MEDIUM)
                                "/proc/self/environ", "/proc/1/environ", "/proc/thread-self/environ"))
+#: directories whose files are secrets when read: TLS private keys, container and Kubernetes secrets
+SECRET_READ_DIRS = ("/etc/ssl/private", "/etc/pki/tls/private", "/run/secrets", "/var/run/secrets",
+                    "/etc/letsencrypt/live", "/etc/letsencrypt/archive", "/etc/kubernetes/pki", "/var/lib/kubelet/pki",
+                    "/etc/wireguard", "/etc/ipsec.d/private", "/root/.ssh")
+#: glob patterns of secret files outside the home directory (any process's environment, like `env`)
+SECRET_READ_GLOBS = ("/proc/*/environ", "/proc/*/task/*/environ", "/etc/ssh/ssh_host_*_key", "/etc/*.key")
 BLOCK_DEVICE_PREFIXES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "nbd", "disk", "rdisk",
                          "mapper/", "disk/by-", "sr", "fd0")
 NULL_DEVICES = frozenset(("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/stdin", "/dev/zero",
@@ -65,7 +79,8 @@ CONTENT_READERS = frozenset((
     "cat", "bat", "batcat", "head", "tail", "less", "more", "most", "grep", "egrep", "fgrep", "rg", "ag", "ack",
     "strings", "od", "hexdump", "xxd", "base64", "base32", "tac", "nl", "cut", "sort", "uniq", "jq", "yq", "awk",
     "gawk", "mawk", "nawk", "sed", "zcat", "zless", "view", "vim", "vi", "nano", "emacs", "code", "diff", "cmp",
-    "comm", "paste", "column", "pr", "fold", "fmt", "iconv", "source", ".", "openssl",
+    "comm", "paste", "column", "pr", "fold", "fmt", "iconv", "source", ".", "openssl", "tr", "rev", "expand",
+    "unexpand", "bzcat", "xzcat", "zstdcat", "lz4cat", "zmore", "zgrep", "look", "tee",
 ))
 #: terminal multiplexers and recorders that run a command string (read like ``sh -c``): tmux commands whose
 #: trailing arguments are a shell command (long and short names) -> their options that take a value; the
@@ -133,14 +148,13 @@ WRAPPERS: dict[str, tuple[frozenset, int, Tier]] = {
     "unshare": (frozenset(), 0, M),
     "cpulimit": (frozenset("lpe"), 0, S),
     "script_run": (frozenset(), 0, S),
-    "op": (frozenset(), 0, S),  # handled specially: `op run -- cmd`
 }
 #: "run" launchers: ``uv run CMD``, ``poetry run CMD``, ``bundle exec CMD`` …
 RUNNERS = {
     "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "bundle": ("exec",), "pdm": ("run",),
     "hatch": ("run",), "rye": ("run",), "pixi": ("run",), "conda": ("run",), "mamba": ("run",),
     "doppler": ("run",), "dotenv": ("run",), "direnv": ("exec",), "nix": ("shell", "develop"),
-    "devbox": ("run",), "mise": ("exec", "x"), "asdf": ("exec",), "rbenv": ("exec",), "pyenv": ("exec",),
+    "devbox": ("run",), "op": ("run",), "mise": ("exec", "x"), "asdf": ("exec",), "rbenv": ("exec",), "pyenv": ("exec",),
 }
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
                     "pwsh", "powershell", "busybox-sh"))
@@ -153,12 +167,14 @@ INTERPRETERS = {
     "php": ("rR", frozenset("cdf")), "lua": ("e", frozenset("l")), "luajit": ("e", frozenset("l")),
     "Rscript": ("e", frozenset()), "osascript": ("e", frozenset("l")), "tclsh": ("", frozenset()),
     "groovy": ("e", frozenset()), "julia": ("e", frozenset()), "elixir": ("e", frozenset()),
+    "bun": ("ep", frozenset()), "ipython": ("c", frozenset()), "ipython3": ("c", frozenset()),
+    "irb": ("", frozenset("rI")), "jshell": ("", frozenset()), "swift": ("e", frozenset()),
 }
 #: the language of each interpreter's inline code (for the calls :mod:`core.policy._pycode` reads)
 INTERPRETER_LANGS = {
     "python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
     "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "deno": "node", "bun": "node",
-    "php": "php", "lua": "lua", "luajit": "lua",
+    "php": "php", "lua": "lua", "luajit": "lua", "ipython": "python", "ipython3": "python", "irb": "ruby",
 }
 PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
 LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
@@ -224,8 +240,10 @@ NETWORK_SENDERS = frozenset(("curl", "wget", "scp", "rsync", "nc", "ncat", "netc
                              "https", "xh", "httpie", "ftp", "lftp", "rclone", "aws", "gsutil", "az", "mail",
                              "sendmail", "mutt", "telnet", "ssh", "s3cmd", "rclone", "gh", "mailx",
                              "swaks", "ftp", "tftp", "smbclient", "xh", "xhs", "websocat", "wscat", "grpcurl"))
+#: programs that send their input over the network with some subcommand (``openssl s_client … < .env``)
+NETWORK_SENDER_COMMANDS = {"openssl": ("s_client",), "gnutls-cli": (), "git": ("send-email",)}
 #: programs that upload (or overwrite) the local files among their operands: a secret file operand is HIGH
-UPLOADERS = frozenset(("aws", "gsutil", "gcloud", "az", "azcopy", "rclone", "s3cmd", "mc", "b2", "gh", "http",
+UPLOADERS = frozenset(("ftp", "lftp", "tftp", "sftp", "aws", "gsutil", "gcloud", "az", "azcopy", "rclone", "s3cmd", "mc", "b2", "gh", "http",
                        "https", "xh", "xhs", "httpie", "transfer", "croc", "magic-wormhole", "wormhole", "ffsend",
                        "smbclient"))
 #: programs that print their arguments, not the files they name (``echo ~/.ssh/id_rsa`` prints a path)
@@ -241,7 +259,24 @@ SECRET_PRINTERS: dict[str, dict[str, str]] = {
              "--export-secret-subkey": ""},
     # macOS Keychain: -w prints the password, -g shows it with the item's attributes; dump-keychain -d decrypts
     "security": {"find-generic-password": "wg", "find-internet-password": "wg", "dump-keychain": "d"},
+    # secret managers: 1Password, HashiCorp Vault, Doppler, pass, Bitwarden, Infisical, sops
+    "op": {"read": "", "inject": "", "item get": "", "document get": ""},
+    "vault": {"read": "", "kv get": "", "kv list": "", "token lookup": "", "print token": ""},
+    "doppler": {"secrets": ""},
+    "pass": {"show": "", "--clip": ""},
+    "bw": {"get": "", "export": ""},
+    "infisical": {"export": "", "secrets": ""},
+    "sops": {"-d": "", "--decrypt": "", "decrypt": ""},
 }
+#: words of HTTP header names that carry credentials (a secret variable there is a credential used as meant:
+#: ``-H "Authorization: Bearer $TOKEN"``); a secret variable in any other header or in the URL is sent out (HIGH)
+AUTH_HEADER_WORDS = ("auth", "token", "key", "secret", "cookie", "session", "password", "credential", "signature")
+#: gh/glab commands that print a token (MEDIUM; the output carries it on)
+FORGE_TOKEN_PRINTERS = frozenset((("auth", "token"), ("config", "get")))
+#: docker inspect --format templates that print a container's environment
+DOCKER_ENV_FORMATS = (".Config.Env", ".Env")
+#: git commands that show file contents (a secret file among their paths is a secret read)
+GIT_CONTENT_READS = frozenset(("diff", "blame", "annotate", "grep", "diff-files", "diff-index", "diff-tree"))
 HTTP_METHODS = frozenset(("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"))
 HTTP_METHOD_TIERS = {"GET": S, "HEAD": S, "OPTIONS": S, "POST": M, "PUT": M, "PATCH": M, "DELETE": H}
 PROD_WORDS = frozenset(("prod", "production", "prd", "live"))
@@ -297,6 +332,12 @@ for _p in ("mvnw", "mvnw.cmd"):
     PUBLISH_TASKS[_p] = PUBLISH_TASKS["mvn"]
 #: scripts whose commands publish: script name -> commands (``python setup.py sdist upload``)
 SCRIPT_PUBLISHERS = {"setup.py": frozenset(("upload", "register", "upload_docs"))}
+#: options of image builds that push the result to a registry (``docker buildx build --push``): a publish
+BUILD_PUSH_OPTIONS = frozenset(("--push",))
+#: values of ``--output``/``-o`` of image builds that push (``type=registry``, ``type=image,push=true``)
+BUILD_PUSH_OUTPUTS = ("type=registry", "push=true")
+#: gh/glab command groups whose set/delete change CI secrets or variables (HIGH)
+FORGE_SECRET_GROUPS = frozenset(("secret", "variable"))
 #: package installers: program -> subcommands that install (None: any use installs)
 INSTALLERS = {
     "pip": ("install", "download"), "pip3": ("install", "download"), "pipx": ("install", "inject", "run"),
@@ -325,7 +366,21 @@ INSTALLERS = {
     "pyenv": ("install",), "rbenv": ("install",), "deno": ("install",), "stack": ("install",),
     "cabal": ("install",), "dotnet": ("add", "tool"), "krew": ("install",),
     "easy_install": None, "pip-sync": None, "sdk": ("install",),
+    "rpm": ("--install", "--upgrade", "--freshen", "--erase", "--reinstall"),
 }
+#: installers whose mode is the first letter of a short-option cluster (``rpm -ivh``, ``rpm -Uvh``; ``rpm -qi``
+#: is a query): program -> the mode letters that install or remove
+INSTALLER_MODE_LETTERS = {"rpm": "iUFe"}
+#: script operands that are code fetched from the network (``deno run https://…``, ``uvx --from git+https://…``)
+REMOTE_CODE_PREFIXES = ("http://", "https://", "ftp://", "git+", "github:", "gitlab:", "bitbucket:", "gist:")
+#: paths that are a program's standard input (``curl … | source /dev/stdin``)
+STDIN_PATHS = frozenset(("/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"))
+#: downloaders besides curl/wget: program -> options naming the file written (``aria2c URL -o x.sh``)
+DOWNLOADERS = {"aria2c": ("-o", "--out"), "axel": ("-o", "--output"), "lwp-download": (), "wget2": ("-O",),
+               "fetch": ("-o",), "ftp": ("-o",), "gdown": ("-O", "--output")}
+#: words of PowerShell text that download (``iex (iwr …)``, ``DownloadString``)
+PWSH_DOWNLOAD_WORDS = ("iwr", "invoke-webrequest", "invoke-restmethod", "irm", "downloadstring", "downloadfile",
+                       "net.webclient", "curl", "wget")
 #: programs that fetch a package and run its command (the command counts too)
 PACKAGE_RUNNERS = frozenset(("npx", "bunx", "pnpm", "yarn", "bun", "pipx", "uvx"))
 #: delete programs that are always recursive (``rimraf dir``)
@@ -629,6 +684,18 @@ SALT_SHELL_FUNCS = frozenset(("cmd.run", "cmd.shell", "cmd.run_all", "cmd.run_st
                               "cmd.run_bg", "cmd.exec_code", "cmd.script", "cmd.retcode", "cmd.powershell"))
 SALT_STATE_FUNCS = frozenset(("state.apply", "state.highstate", "state.sls", "state.single", "state.template",
                               "state.template_str", "state.sls_id"))
+#: systemd targets that power the machine off or cut it off (every service and the network stopped) when
+#: reached now (``systemctl start reboot.target``, ``isolate rescue.target``): like ``shutdown`` (CRITICAL)
+SYSTEMD_POWER_TARGETS = {"poweroff.target": C, "reboot.target": C, "halt.target": C, "kexec.target": C,
+                         "soft-reboot.target": C, "ctrl-alt-del.target": C, "rescue.target": C,
+                         "emergency.target": C, "shutdown.target": C, "final.target": C,
+                         "sleep.target": H, "suspend.target": H, "hibernate.target": H, "hybrid-sleep.target": H}
+#: systemctl verbs that reach a unit now (or at every boot: set-default)
+SYSTEMCTL_ACTIVATE = frozenset(("start", "restart", "isolate", "reload-or-restart", "try-restart",
+                                "try-reload-or-restart", "set-default"))
+#: special chmod bits (a program that runs as its owner or group): setuid is HIGH (root-owned: privilege
+#: escalation), setgid MEDIUM (also set on shared directories)
+CHMOD_SPECIAL_BITS = {"setuid": H, "setgid": M}
 SERVICE_ACTION_TIERS = {"status": S, "start": M, "restart": M, "reload": M, "force-reload": M, "condrestart": M,
                         "try-restart": M, "stop": H, "force-stop": H, "--status-all": S, "disable": H, "enable": M}
 DOCKER_TIERS = {
