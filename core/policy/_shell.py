@@ -754,7 +754,7 @@ class ShellReader:
                         acc.add(H, "shell.pipe_exec", f"makefile piped into {prog}")
                 elif MARK not in val and P.normalize(val, ctx.cwd) in ctx.written:
                     text = ctx.written[P.normalize(val, ctx.cwd)]
-                elif MARK not in val and P.normalize(val, ctx.cwd) in ctx.downloaded:
+                elif MARK not in val and _downloaded(ctx, P.normalize(val, ctx.cwd)):
                     acc.add(H, "shell.download_exec", f"{prog} runs the downloaded makefile {_show(val)}")
                 if text:
                     for cmd in _makefile_commands(text):
@@ -856,7 +856,7 @@ class ShellReader:
             prog = w0.rsplit("/", 1)[-1] if "/" in w0 else w0
             if "/" in w0 and w0 != "/":
                 key = P.normalize(w0, ctx.cwd)
-                if key in ctx.downloaded:
+                if _downloaded(ctx, key):
                     acc.add(H, "shell.download_exec", f"runs downloaded code ({_show(w0)})")
                 if key in ctx.written:
                     self.run_text(ctx.written[key], ctx, acc)
@@ -2457,7 +2457,10 @@ def h_curl(r, prog, args, metas, ctx, acc, stdin):
     elif method in ("POST", "PUT", "PATCH") or sends:
         acc.add(M, "shell.http.send", f"HTTP {method or 'POST'} request (sends data)")
     out_file = _first(o, "o", "--output")
+    out_dir = o.longs.get("--output-dir") if isinstance(o.longs.get("--output-dir"), str) else None
     if out_file and out_file != "-":
+        if out_dir and not out_file.startswith(("/", "~")):
+            out_file = f"{out_dir.rstrip('/')}/{out_file}"
         r.write_path(out_file, ctx, acc, "download to")
         ctx.downloaded.add(P.normalize(out_file, ctx.cwd))
         return OTHER
@@ -2465,7 +2468,9 @@ def h_curl(r, prog, args, metas, ctx, acc, stdin):
         for u in o.pos:
             name = u.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
             if name:
-                ctx.downloaded.add(P.normalize(name, ctx.cwd))
+                ctx.downloaded.add(P.normalize(f"{out_dir.rstrip('/')}/{name}" if out_dir else name, ctx.cwd))
+        if out_dir:
+            r.write_path(out_dir.rstrip("/") + "/x", ctx, acc, "download into")
         acc.add(L, "shell.http.download", "download to a file")
         return OTHER
     acc.add(S, "shell.http.get", "HTTP request printed to the terminal")
@@ -2492,10 +2497,13 @@ def h_wget(r, prog, args, metas, ctx, acc, stdin):
         r.write_path(out, ctx, acc, "download to")
         ctx.downloaded.add(P.normalize(out, ctx.cwd))
     else:
+        prefix = _first(o, "P", "--directory-prefix")
         for u in o.pos:
             name = u.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
             if name:
-                ctx.downloaded.add(P.normalize(name, ctx.cwd))
+                ctx.downloaded.add(P.normalize(f"{prefix.rstrip('/')}/{name}" if prefix else name, ctx.cwd))
+        if prefix:
+            r.write_path(prefix.rstrip("/") + "/x", ctx, acc, "download into")
         acc.add(L, "shell.http.download", "download to a file")
     return OTHER
 
@@ -2604,7 +2612,10 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
         r.write_path(dest, ctx, acc, f"{prog} into")
         if prog == "rsync" and any(k.startswith("--delete") for k in o.longs):
             cls = r.pclass(dest, ctx)
-            if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.HOME):
+            if cls in (P.SYSROOT, P.ROOT, P.HOME):
+                # everything in it that the source lacks is deleted: a recursive delete of the directory
+                acc.add(C, "shell.rsync.delete", f"rsync --delete in {_show(dest)} ({P.label(cls)})")
+            elif cls == P.SYSTEM:
                 acc.add(H, "shell.rsync.delete", f"rsync --delete in {_show(dest)} ({P.label(cls)})")
             else:
                 acc.add(L, "shell.rsync.delete", "rsync --delete")
@@ -2680,7 +2691,7 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
         elif sub_out is not None:
             acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
-        elif P.normalize(f, ctx.cwd) in ctx.downloaded:
+        elif _downloaded(ctx, P.normalize(f, ctx.cwd)):
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(f)}")
         elif P.normalize(f, ctx.cwd) in ctx.written:
             acc.add(L, "shell.script", f"{prog} runs the script {_show(f)} written just before")
@@ -2721,7 +2732,7 @@ def _stdin_script(r, prog, stdin, ctx, acc):
         acc.add(H, "shell.pipe_exec.decoded", f"decoded data piped into {prog}")
     elif kind == "file":
         f = stdin[1]
-        if P.normalize(f, ctx.cwd) in ctx.downloaded:
+        if _downloaded(ctx, P.normalize(f, ctx.cwd)):
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(f)}")
         else:
             acc.add(L, "shell.script", f"{prog} runs the script {_show(f)}")
@@ -2759,7 +2770,7 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
         acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
     elif meta and meta[0] is not None:
         acc.add(H, "shell.generated_exec", f"{prog} runs text produced by another command")
-    elif P.normalize(args[0], ctx.cwd) in ctx.downloaded:
+    elif _downloaded(ctx, P.normalize(args[0], ctx.cwd)):
         acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(args[0])}")
     else:
         acc.add(L, "shell.source", f"{prog} {_show(args[0])} (runs a script in this shell)")
@@ -2899,7 +2910,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                     _scan_code(r, out[1], ctx, acc, lang)
         elif sub_out == DOWNLOAD:
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
-        elif P.normalize(rest[0], ctx.cwd) in ctx.downloaded:
+        elif _downloaded(ctx, P.normalize(rest[0], ctx.cwd)):
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(rest[0])}")
         else:
             cmds = T.SCRIPT_PUBLISHERS.get(rest[0].rsplit("/", 1)[-1], ())
@@ -2921,7 +2932,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     elif kind == DOWNLOAD:
         acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
     elif kind == "file":
-        if P.normalize(stdin[1], ctx.cwd) in ctx.downloaded:
+        if _downloaded(ctx, P.normalize(stdin[1], ctx.cwd)):
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(stdin[1])}")
         else:
             acc.add(L, "shell.script", f"{prog} runs {_show(stdin[1])}")
@@ -3466,6 +3477,41 @@ _SQL_OPTS = {
 }
 
 
+def h_setfacl(r, prog, args, metas, ctx, acc, stdin):
+    """setfacl: grants permissions like chmod; ``-R`` on a system directory is CRITICAL like ``chmod -R``."""
+    o = getopts(args, frozenset("mxMX"), frozenset(("--modify", "--remove", "--set", "--modify-file",
+                                                      "--remove-file", "--set-file")))
+    rec = "R" in o.flags or "--recursive" in o.longs
+    _perm_targets(r, prog, rec, list(o.pos), ctx, acc)
+    return OTHER
+
+
+def h_db_change(r, prog, args, metas, ctx, acc, stdin):
+    """createuser, pg_restore (table :data:`DB_CHANGERS`): HIGH with the options that grant or drop, else
+    MEDIUM (they change a database)."""
+    high, what_high, what = T.DB_CHANGERS[prog]
+    if any(a.split("=", 1)[0] in high or (a.startswith("-") and not a.startswith("--") and
+                                          any(f"-{ch}" in high for ch in a[1:])) for a in args):
+        acc.add(H, f"shell.{prog}", f"{prog} {what_high}")
+    else:
+        acc.add(M, f"shell.{prog}", f"{prog} {what}")
+    return OTHER
+
+
+def h_k8s_bundle(r, prog, args, metas, ctx, acc, stdin):
+    """Kubernetes distributions (table :data:`K8S_BUNDLES`): ``microk8s kubectl …``, ``minikube kubectl -- …``
+    are read as the bundled tool's command; anything else is a program not known to be read-only."""
+    tools = T.K8S_BUNDLES[prog]
+    pos = [k for k, a in enumerate(args) if not a.startswith("-")]
+    if pos and args[pos[0]] in tools:
+        rest = [a for a in args[pos[0] + 1:]]
+        if rest[:1] == ["--"]:
+            rest = rest[1:]
+        return r.run_argv([args[pos[0]], *rest], [None] * (len(rest) + 1), ctx, acc, stdin)
+    acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
+    return OTHER
+
+
 def h_db_drop(r, prog, args, metas, ctx, acc, stdin):
     """dropdb, dropuser (PostgreSQL clients): drop a database or a role, like SQL ``DROP DATABASE``."""
     what = T.DB_DROPPERS.get(prog, "a database")
@@ -3535,7 +3581,7 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
         if MARK in f or f in ("-", "/dev/stdin", "/proc/self/fd/0"):
             continue
         key = P.normalize(f, ctx.cwd)
-        if key in ctx.downloaded:
+        if _downloaded(ctx, key):
             sources.append(DOWNLOAD)
         elif key in ctx.written:
             sources.append(("lit", ctx.written[key]))
@@ -4112,8 +4158,31 @@ def h_tar(r, prog, args, metas, ctx, acc, stdin):
     d = _first(o, "C", "--directory")
     if d and "x" in mode:
         r.write_path((d.rstrip("/") + "/x") if d.strip("/") else "/", ctx, acc, "extract into")
+    archive = _first(o, "f", "--file")
+    if "x" in mode and (stdin == DOWNLOAD if archive in (None, "-") else _downloaded(ctx, P.normalize(archive, ctx.cwd))):
+        # a downloaded archive unpacked: whatever is run from where it went is downloaded code
+        if len(ctx.downloaded) < 64:
+            ctx.downloaded.add(_DOWNLOADED_DIR + (P.normalize(d, ctx.cwd).rstrip("/") if d else ""))
     acc.add(L, "shell.program", prog)
     return OTHER
+
+
+#: marks a directory in Ctx.downloaded whose files all came from a download (an unpacked archive); with no
+#: directory after it, the working directory
+_DOWNLOADED_DIR = "\x00dir:"
+
+
+def _downloaded(ctx: Ctx, key: str) -> bool:
+    """Whether the file ``key`` (normalized) is downloaded code: downloaded itself, or inside a directory a
+    downloaded archive was unpacked into."""
+    if key in ctx.downloaded:
+        return True
+    for d in ctx.downloaded:
+        if d.startswith(_DOWNLOADED_DIR):
+            base = d[len(_DOWNLOADED_DIR):]
+            if (not base and not key.startswith(("/", "~"))) or (base and key.startswith(base + "/")):
+                return True
+    return False
 
 
 def h_netcat(r, prog, args, metas, ctx, acc, stdin):
@@ -4734,6 +4803,11 @@ def _build_handlers() -> dict:
         h[p] = h_sql_client
     for p in T.DB_DROPPERS:
         h[p] = h_db_drop
+    for p in T.DB_CHANGERS:
+        h[p] = h_db_change
+    for p in T.K8S_BUNDLES:
+        h[p] = h_k8s_bundle
+    h["setfacl"] = h_setfacl
     for p in T.SECRET_PRINTERS:
         h[p] = h_secret_printer
     for p in set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS:

@@ -227,7 +227,19 @@ REMOTE_DELETES: dict = {
 }
 #: database server client programs that drop a database or a role (like SQL ``DROP DATABASE``/``DROP ROLE``):
 #: program -> what it drops; ``createdb``/``createuser`` keep the default (LOW)
-DB_DROPPERS = {"dropdb": "a database", "dropuser": "a database role"}
+DB_DROPPERS = {"dropdb": "a database", "dropuser": "a database role", "pg_dropcluster": "a PostgreSQL cluster"}
+#: PostgreSQL client tools that change a database: program -> (options that make it HIGH, what they do, what the
+#: tool does otherwise: MEDIUM)
+DB_CHANGERS = {
+    "createuser": (frozenset(("-s", "--superuser", "--createrole", "--replication")),
+                   "creates a superuser or privileged role, like GRANT", "creates a database role, like SQL CREATE"),
+    "pg_restore": (frozenset(("-c", "--clean")), "drops database objects before restoring, like DROP",
+                   "restores into a database"),
+    "createdb": (frozenset(), "", "creates a database, like SQL CREATE"),
+}
+#: Kubernetes distributions whose subcommand runs a bundled tool (``microk8s kubectl delete ns prod``)
+K8S_BUNDLES = {"microk8s": frozenset(("kubectl", "helm", "helm3", "ctr")), "minikube": frozenset(("kubectl",)),
+               "k0s": frozenset(("kubectl", "ctr")), "kind": frozenset()}
 USER_ADMIN = frozenset(("useradd", "userdel", "usermod", "groupadd", "groupdel", "groupmod", "passwd", "chpasswd",
                         "adduser", "deluser", "addgroup", "delgroup", "visudo", "vipw", "chage", "gpasswd",
                         "dscl", "sysadminctl"))
