@@ -278,6 +278,43 @@ def _backticks(code: str) -> list:
     return out
 
 
+#: calls that run code given as data (``exec``, ``eval``, ``new Function``, ``instance_eval``, Lua ``loadstring``)
+_EVAL = re.compile(r"(?<![A-Za-z0-9_$.])(?:exec|eval|Function|instance_eval|class_eval|module_eval|loadstring|"
+                   r"load|compile|runInThisContext|runInNewContext)\s*\(|\beval\s+[$\w]|[(,]\s*eval\s*[),]")
+#: calls that run shell commands, and those that run code, taking decoded data (``os.system(b64decode(…))``)
+_RUNS = re.compile(r"(?:exec|eval|system|popen|Popen|run|call|check_output|execSync|spawnSync|Function|"
+                   r"instance_eval|loadstring|load)\s*\(")
+_DECODE = re.compile(r"b64decode|base64|atob\s*\(|['\"]base64['\"]|unpack\s*\(\s*['\"]m|decode64|a2b_base64|"
+                     r"bytes\.fromhex|unhexlify|codecs\.decode")
+#: reading from the network in code (``urllib.request.urlopen``, ``requests.get``, ``fetch(``, ``Net::HTTP``)
+_FETCH = re.compile(r"urlopen|urllib|requests\.(?:get|post|request)|httpx\.|http\.client|(?<![A-Za-z0-9_])fetch\s*\(|"
+                    r"https?\.get\s*\(|https?\.request\s*\(|Net::HTTP|open-uri|URI\.open|LWP|HTTP::Tiny|"
+                    r"file_get_contents\s*\(\s*['\"]https?:|curl_exec|socket\.http|wget|invoke-webrequest|"
+                    r"downloadstring", re.I)
+#: reading standard input in code (``sys.stdin.read()``, ``process.stdin``, ``STDIN.read``, ``<STDIN>``)
+_STDIN = re.compile(r"sys\.stdin|stdin\.read|process\.stdin|\bSTDIN\b|\$stdin|<STDIN>|<>|php://stdin|"
+                    r"io\.read|readFileSync\s*\(\s*(?:0|['\"]/dev/stdin)")
+
+
+def code_runs_data(code: str) -> str | None:
+    """How inline code runs code that is not in it: ``"fetch"`` (it evaluates what it downloads:
+    ``exec(urlopen(…).read())``), ``"stdin"`` (it evaluates its standard input: ``exec(sys.stdin.read())``),
+    ``"decoded"`` (it runs decoded data: ``os.system(b64decode(…))``), or None. A linear scan; the code's own
+    literal calls are read by :func:`scan_code`."""
+    code = code[:MAX_CODE_SCAN]
+    evals = _EVAL.search(code) is not None
+    if evals and _FETCH.search(code):
+        return "fetch"
+    if _RUNS.search(code) and _DECODE.search(code):
+        return "decoded"
+    if evals and _STDIN.search(code):
+        return "stdin"
+    return None
+
+
+MAX_CODE_SCAN = 65536
+
+
 def scan_python(code: str) -> list[tuple[str, object]]:
     """Inline Python (kept for callers of the first version)."""
     return scan_code(code, "python")

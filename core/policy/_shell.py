@@ -24,7 +24,7 @@ from core.policy._lexer import (
     new_budget,
 )
 from core.policy._overflow import scan_overflow
-from core.policy._pycode import scan_code
+from core.policy._pycode import code_runs_data, scan_code
 from core.policy._sql import classify_sql, sql_shell_commands
 from core.tiers import Tier
 
@@ -2894,6 +2894,19 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                 acc.add(H, "shell.download_exec", f"{prog} runs downloaded code as inline code")
             elif sub_out == DECODED:
                 acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs decoded data as inline code")
+            runs = code_runs_data(code)
+            if runs == "fetch":
+                acc.add(H, "shell.download_exec", f"{prog} runs code it downloads (inline code)")
+            elif runs == "decoded":
+                acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs decoded data (inline code)")
+            elif runs == "stdin" and stdin is not None:
+                kind = stdin[0] if type(stdin) is tuple else stdin
+                if kind == DOWNLOAD:
+                    acc.add(H, "shell.download_exec", f"{prog} runs the downloaded code piped into it")
+                elif kind == DECODED:
+                    acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs the decoded data piped into it")
+                else:
+                    acc.add(H, "shell.pipe_exec", f"{prog} runs the text piped into it")
         _scan_code(r, code, ctx, acc, lang)
         return OTHER
     if rest and rest[0] not in ("-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"):
