@@ -3724,6 +3724,9 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     if pub is not None:
         acc.add(H, "shell.publish", pub)
         return OTHER
+    if sub in T.PLATFORM_SECRET_READS.get(prog, ()):
+        acc.add(M, "shell.secret_read", f"{prog} {sub} prints config variables (secrets) into the agent's context")
+        return SECRET
     if prog == "helm":
         if sub in ("uninstall", "delete", "del"):
             acc.add(H, "shell.helm.uninstall", f"helm {sub} (removes a release)")

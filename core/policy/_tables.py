@@ -307,6 +307,11 @@ DEPLOY_TOOLS = {
     "skaffold": ("run", "deploy"), "argocd": ("app",), "kamal": ("deploy",), "dokku": (), "pulumi": ("up",),
     "gcloud": ("deploy",), "copilot": ("deploy",), "render": ("deploy",), "surge": (), "now": (),
 }
+#: deploy platforms' commands that print their config variables (database URLs, API keys) or pull them into a
+#: local .env file: a secret read (MEDIUM; the output carries it on)
+PLATFORM_SECRET_READS = {"heroku": frozenset(("config", "config:get")), "vercel": frozenset(("env",)),
+                         "netlify": frozenset(("env:list", "env:get")), "firebase": frozenset(("functions:config:get",)),
+                         "railway": frozenset(("variables",))}
 #: publishing to a registry (HIGH): program -> its publish commands (None: any use publishes). An entry is the
 #: subcommand, or the subcommand and a word or option that must be among its arguments too (``owner add``,
 #: ``owner --add``): unpublishing, yanking, deprecating, retagging and ownership changes of a published
@@ -873,6 +878,7 @@ _DMESG_CONSOLE = (M, "changes kernel console logging")
 _JOURNAL_DELETE = (H, "deletes system journal files (inside /var/log)")
 _JOURNAL_WRITE = (H, "rewrites system journal files (inside /var/log)")
 _CLOCK = (M, "sets the system clock")
+_HISTORY = (L, "clears or rewrites the shell history (what ran is hidden)")
 #: options that make a program write a file, run a command or change the system, whatever the program is
 #: otherwise (a read-only program, an editor, an archiver): ``sort -o /etc/passwd`` is a write into /etc,
 #: ``less +'!CMD'`` runs CMD, ``dmesg -c`` clears the kernel log. Writes go through the path rules of any write,
@@ -930,6 +936,8 @@ OPTION_EFFECTS: dict[str, tuple] = {
     "tar": _TAR, "gtar": _TAR, "bsdtar": _TAR,
     "ed": _fx("p"), "red": _fx("p"),
     "hostnamectl": _fx("HM"),
+    "history": _fx("d", effects={"-c": _HISTORY, "-d": _HISTORY, "-w": _HISTORY, "-r": _HISTORY, "-a": _HISTORY,
+                                 "-n": _HISTORY}),
     "zip": _fx("bnPtdiIxZ", words=("-TT", "--unzip-command", "--temp-path", "--password", "--exclude",
                                    "--include"),
                effects={"-TT": FX_RUN, "--unzip-command": FX_RUN}, outputs=(0,)),
