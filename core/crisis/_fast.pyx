@@ -16,7 +16,6 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object)
 
 # the Python reference, bound by _normalise (see bind)
-cdef object _canon = None          # raw piece -> tuple of tokens
 cdef object _canon_chunk = None    # chunk -> tuple of tokens
 cdef object _fuzzy = None          # word -> tuple | None
 cdef object _segment = None        # word -> tuple | None
@@ -55,11 +54,11 @@ for _a, _b in (("0", "o"), ("3", "e"), ("4", "a"), ("5", "s"), ("7", "t"), ("8",
     _LEET[ord(_a)] = ord(_b)
 
 
-def bind(*, canon, canon_chunk, fuzzy, segment, join_letters, unmask, rewrite, lexicon, maskable, fz_pre, fz_suf,
+def bind(*, canon_chunk, fuzzy, segment, join_letters, unmask, rewrite, lexicon, maskable, fz_pre, fz_suf,
          fz_min, glue_stems, mask_heads, mask_tails, leet, nt_stems, contraction_tails, s_is_pronouns, run_stems,
          segment_run_max):
     """Bind the Python reference functions and the tables they read (called once by ``_normalise``)."""
-    global _canon, _canon_chunk, _fuzzy, _segment, _join_letters, _rewrite, _lexicon, _maskable, _fz_pre
+    global _canon_chunk, _fuzzy, _segment, _join_letters, _rewrite, _lexicon, _maskable, _fz_pre
     global _fz_suf, _fz_min, _glue_stems, _unmask, _mask_heads, _mask_tails, _leet_table, _nt_stems
     global _contraction_tails, _s_is_pronouns, _segment_run_max, _stems_any
     _segment_run_max = segment_run_max
@@ -75,7 +74,7 @@ def bind(*, canon, canon_chunk, fuzzy, segment, join_letters, unmask, rewrite, l
             _stem_pairs[ord(stem[0]) * 256 + ord(stem[1])] = 1
         else:
             _stems_any = True  # (a stem of another length: every run goes to the reference)
-    _canon, _canon_chunk, _fuzzy, _segment, _join_letters = canon, canon_chunk, fuzzy, segment, join_letters
+    _canon_chunk, _fuzzy, _segment, _join_letters = canon_chunk, fuzzy, segment, join_letters
     _rewrite, _lexicon, _maskable = dict(rewrite), frozenset(lexicon), frozenset(maskable)
     _fz_pre, _fz_suf, _fz_min, _glue_stems = frozenset(fz_pre), frozenset(fz_suf), fz_min, tuple(glue_stems)
     global _fz_tabs

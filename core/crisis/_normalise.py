@@ -1261,7 +1261,7 @@ def _load_fast():
             "%s is older than %s: the crisis check uses its pure-Python path (rebuild with: pip install -e .)",
             Path(fast.__file__).name, source.name)
         return None
-    fast.bind(canon=canon, canon_chunk=canon_chunk, fuzzy=_fuzzy, segment=segment, join_letters=_join_letters,
+    fast.bind(canon_chunk=canon_chunk, fuzzy=_fuzzy, segment=segment, join_letters=_join_letters,
               unmask=_unmask, rewrite=P.REWRITE, lexicon=P.LEXICON, maskable=P.MASKABLE_SET, fz_pre=_FZ_PRE,
               fz_suf=_FZ_SUF, fz_min=_FZ_MIN, glue_stems=P.GLUE_STEMS, mask_heads=_MASK_HEADS,
               mask_tails=_MASK_TAILS, leet=_LEET, nt_stems=P.NT_STEMS, contraction_tails=P.CONTRACTION_TAILS,
