@@ -179,12 +179,8 @@ class ApiServer:
 
     async def decision(self, request: web.Request) -> web.Response:
         approval_id = request.match_info["id"]
-        caller = _requester(request)
-        if not self.terminal_enabled:
-            raise NotAllowed("decisions over the socket are off: the terminal channel is disabled "
-                             "(decide on the phone card instead)")
-        if caller.uid not in self.approver_uids:
-            raise NotAllowed(f"uid {caller.uid} is not in terminal.approver_uids: only an approver may decide")
+        actor = self._terminal_approver(request, "decisions over the socket are off", "decide on the phone card",
+                                        "decide")
         body = await _json_body(request)
         if not isinstance(body, dict) or set(body) - {"decision", "note"}:
             extra = sorted(set(body) - {"decision", "note"}) if isinstance(body, dict) else None
@@ -195,10 +191,23 @@ class ApiServer:
         if note is not None and (not isinstance(note, str) or len(note) > 4096):
             raise ApiError(400, "invalid_request", "note must be a string of at most 4096 characters")
         await self.broker.get(approval_id)  # 404 before anything else
-        name = unix_user(caller.uid)
-        actor = Actor(id=f"cli:{name}", name=name, via=DecidedVia.CLI)
         approval = await self.broker.decide(approval_id, decision == "approve", actor, note)
         return _approval_response(approval)
+
+    def _terminal_approver(self, request: web.Request, off: str, instead: str, verb: str) -> Actor:
+        """The caller as an actor, when it may decide from the terminal ("Who may decide"): the terminal channel
+        is on and the peer's uid is in terminal.approver_uids.
+
+        Raises:
+            NotAllowed: otherwise (an agent must not approve its own request nor silence a crisis alert).
+        """
+        caller = _requester(request)
+        if not self.terminal_enabled:
+            raise NotAllowed(f"{off}: the terminal channel is disabled ({instead} instead)")
+        if caller.uid not in self.approver_uids:
+            raise NotAllowed(f"uid {caller.uid} is not in terminal.approver_uids: only an approver may {verb}")
+        name = unix_user(caller.uid)
+        return Actor(id=f"cli:{name}", name=name, via=DecidedVia.CLI)
 
     async def cancel(self, request: web.Request) -> web.Response:
         approval_id = request.match_info["id"]
@@ -227,12 +236,8 @@ class ApiServer:
         alert's id or the id of the crisis approval request that raised it. Only terminal approvers may: an
         agent must not be able to silence the re-alerts."""
         ref = request.match_info["id"]
-        caller = _requester(request)
-        if not self.terminal_enabled:
-            raise NotAllowed("acknowledging over the socket is off: the terminal channel is disabled "
-                             "(press I'm on it on the alert instead)")
-        if caller.uid not in self.approver_uids:
-            raise NotAllowed(f"uid {caller.uid} is not in terminal.approver_uids: only an approver may acknowledge")
+        actor = self._terminal_approver(request, "acknowledging over the socket is off",
+                                        "press I'm on it on the alert", "acknowledge")
         if request.can_read_body:
             body = await _json_body(request)
             if body not in ({}, None):
@@ -240,10 +245,8 @@ class ApiServer:
         alert = await self.broker.crisis.find(ref)
         if alert is None:
             raise NotFound(f"no crisis alert (nor crisis approval) with id {ref!r}")
-        name = unix_user(caller.uid)
         try:
-            alert = await self.broker.crisis.acknowledge(alert.id, Actor(id=f"cli:{name}", name=name,
-                                                                         via=DecidedVia.CLI))
+            alert = await self.broker.crisis.acknowledge(alert.id, actor)
         except AlreadyAcknowledged as exc:
             who = exc.alert.acknowledged_by_name or exc.alert.acknowledged_by
             raise ApiError(409, "already_acknowledged", f"crisis alert {exc.alert.id} is already acknowledged "

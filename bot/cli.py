@@ -314,8 +314,9 @@ def _decide(args, decision: str) -> int:
     return _change(args, args.command, f"/v1/approvals/{args.id}/decision", body)
 
 
-def _change(args, name: str, path: str, body: dict | None) -> int:
-    """POST a change of an approval (decision, cancel) and print its outcome; returns the exit code."""
+def _change(args, name: str, path: str, body: dict | None, outcome=None) -> int:
+    """POST a change (a decision, a cancel, an acknowledgement) and print its outcome (``outcome(answer)``, by
+    default the approval's status); returns the exit code."""
     from bot.connection import DaemonUnreachable
 
     try:
@@ -324,7 +325,7 @@ def _change(args, name: str, path: str, body: dict | None) -> int:
         print(f"signoff {name}: {exc}", file=sys.stderr)
         return EXIT_UNREACHABLE
     if status == 200:
-        print(f"{data['id']}: {data['status']}")
+        print(f"{data['id']}: {outcome(data) if outcome else data['status']}")
         return EXIT_OK
     msg = (data or {}).get("error", {}).get("message", f"HTTP {status}")
     print(f"signoff {name}: refused: {msg}", file=sys.stderr)
@@ -334,19 +335,8 @@ def _change(args, name: str, path: str, body: dict | None) -> int:
 def _cmd_ack(args) -> int:
     """``signoff ack ID``: a terminal approver acknowledges a crisis alert (exit 0; 1 refused or already
     acknowledged by someone else; 3 daemon unreachable)."""
-    from bot.connection import DaemonUnreachable
-
-    try:
-        status, data = _connection(args).call("POST", f"/v1/crisis/{args.id}/ack")
-    except DaemonUnreachable as exc:
-        print(f"signoff ack: {exc}", file=sys.stderr)
-        return EXIT_UNREACHABLE
-    if status == 200:
-        print(f"{data['id']}: acknowledged by {data.get('acknowledged_by_name') or data.get('acknowledged_by')}")
-        return EXIT_OK
-    msg = (data or {}).get("error", {}).get("message", f"HTTP {status}")
-    print(f"signoff ack: refused: {msg}", file=sys.stderr)
-    return EXIT_NO
+    return _change(args, "ack", f"/v1/crisis/{args.id}/ack", None,
+                   lambda a: f"acknowledged by {a.get('acknowledged_by_name') or a.get('acknowledged_by')}")
 
 
 def _cmd_approve(args) -> int:
