@@ -3517,7 +3517,7 @@ def h_k8s_bundle(r, prog, args, metas, ctx, acc, stdin):
     tools = T.K8S_BUNDLES[prog]
     pos = [k for k, a in enumerate(args) if not a.startswith("-")]
     if pos and args[pos[0]] in tools:
-        rest = [a for a in args[pos[0] + 1:]]
+        rest = args[pos[0] + 1:]
         if rest[:1] == ["--"]:
             rest = rest[1:]
         return r.run_argv([args[pos[0]], *rest], [None] * (len(rest) + 1), ctx, acc, stdin)
@@ -4335,17 +4335,13 @@ def h_dbus(r, prog, args, metas, ctx, acc, stdin):
 
 
 def _remote_command(r, cmd: list, ctx, acc, stdin) -> None:
-    """A command run on other hosts: read as shell (a single word is a script, several are words), with no
+    """A command run on other hosts, read as shell (its words joined as the remote shell joins them), with no
     working directory or workspace of ours."""
     if not cmd:
         return
     c = ctx.child(deeper=True)
-    c.cwd = None
-    c.ws = None
-    if len(cmd) == 1:
-        r.run_text(cmd[0], c, acc)
-    else:
-        r.run_text(" ".join(cmd), c, acc)
+    c.cwd = c.ws = None
+    r.run_text(" ".join(cmd), c, acc)
 
 
 def h_remote_runner(r, prog, args, metas, ctx, acc, stdin):
@@ -4359,10 +4355,7 @@ def h_remote_runner(r, prog, args, metas, ctx, acc, stdin):
         if a == "--":
             pos.extend(args[i + 1:])
             break
-        if a.startswith("-") and len(a) > 1 and not pos:
-            if a in with_arg:
-                i += 1
-        elif a.startswith("-") and len(a) > 1 and len(pos) < skip:
+        if a.startswith("-") and len(a) > 1 and (not pos or len(pos) < skip):  # (options before the command)
             if a in with_arg:
                 i += 1
         else:
@@ -4869,8 +4862,6 @@ def _build_handlers() -> dict:
     for p in ("salt", "salt-ssh"):
         h[p] = h_salt
     for p in T.PUBLISH_TASKS:
-        h.setdefault(p, h_pkg)
-    for p in T.PUBLISHERS:
         h.setdefault(p, h_pkg)
     h.pop("rmdir_", None)
     for p, opts in T.GLOBAL_OPTS.items():
