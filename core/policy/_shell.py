@@ -2066,9 +2066,9 @@ def h_gh(r, prog, args, metas, ctx, acc, stdin):
         t = T.HTTP_METHOD_TIERS.get(method, M)
         acc.add(t, f"shell.http.{method.lower()}", f"{prog} api {method} request")
         return DOWNLOAD
-    if (group, verb) in T.FORGE_TOKEN_PRINTERS:
-        acc.add(M, "shell.secret_read", f"{prog} {group} {verb} prints a token into the agent's context")
-        return SECRET
+    word = _secret_printed(prog, args)
+    if word is not None:
+        return _secret_read(prog, word, acc)
     if (group, verb) in (("repo", "delete"), ("release", "delete")) or verb == "delete":
         acc.add(H, "shell.gh.delete", f"{prog} {group} {verb}")
     elif (group, verb) == ("release", "create"):
@@ -3532,10 +3532,12 @@ def h_db_drop(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
-def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
-    """gpg --export-secret-keys, security find-generic-password -w … (table SECRET_PRINTERS): the output is a
-    secret (MEDIUM to read into the agent's context; the pipe data flow carries it on)."""
-    table = T.SECRET_PRINTERS[prog]
+def _secret_printed(prog: str, args: list) -> str | None:
+    """The secret-printing command of table :data:`SECRET_PRINTERS` that ``args`` run (``vault kv get``,
+    ``gpg --export-secret-keys``, ``gh auth token``, ``heroku config``), or None."""
+    table = T.SECRET_PRINTERS.get(prog)
+    if not table:
+        return None
     pos = [a for a in args if not a.startswith("-")]
     shorts = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
     for a in args:
@@ -3545,8 +3547,21 @@ def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
     else:
         word = " ".join(pos[:2]) if " ".join(pos[:2]) in table else pos[0] if pos and pos[0] in table else None
     if word is not None and (not table[word] or any(ch in shorts for ch in table[word])):
-        acc.add(M, "shell.secret_read", f"{prog} {word} prints a secret into the agent's context")
-        return SECRET
+        return word
+    return None
+
+
+def _secret_read(prog: str, word: str, acc: Acc):
+    acc.add(M, "shell.secret_read", f"{prog} {word} prints a secret into the agent's context")
+    return SECRET
+
+
+def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
+    """gpg --export-secret-keys, security find-generic-password -w … (table SECRET_PRINTERS): the output is a
+    secret (MEDIUM to read into the agent's context; the pipe data flow carries it on)."""
+    word = _secret_printed(prog, args)
+    if word is not None:
+        return _secret_read(prog, word, acc)
     acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
     return OTHER
 
@@ -3724,9 +3739,9 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     if pub is not None:
         acc.add(H, "shell.publish", pub)
         return OTHER
-    if sub in T.PLATFORM_SECRET_READS.get(prog, ()):
-        acc.add(M, "shell.secret_read", f"{prog} {sub} prints config variables (secrets) into the agent's context")
-        return SECRET
+    word = _secret_printed(prog, args)
+    if word is not None:
+        return _secret_read(prog, word, acc)
     if prog == "helm":
         if sub in ("uninstall", "delete", "del"):
             acc.add(H, "shell.helm.uninstall", f"helm {sub} (removes a release)")
@@ -4817,8 +4832,6 @@ def _build_handlers() -> dict:
     for p in T.K8S_BUNDLES:
         h[p] = h_k8s_bundle
     h["setfacl"] = h_setfacl
-    for p in T.SECRET_PRINTERS:
-        h[p] = h_secret_printer
     for p in set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS:
         if p not in h and p not in T.DEPLOY_TOOLS:  # (a deploy tool's handler reads its publish commands)
             h[p] = h_pkg
@@ -4863,6 +4876,8 @@ def _build_handlers() -> dict:
         h[p] = h_salt
     for p in T.PUBLISH_TASKS:
         h.setdefault(p, h_pkg)
+    for p in T.SECRET_PRINTERS:  # (programs with a handler of their own ask the table there)
+        h.setdefault(p, h_secret_printer)
     h.pop("rmdir_", None)
     for p, opts in T.GLOBAL_OPTS.items():
         if p in h:

@@ -279,12 +279,19 @@ SECRET_PRINTERS: dict[str, dict[str, str]] = {
     "bw": {"get": "", "export": ""},
     "infisical": {"export": "", "secrets": ""},
     "sops": {"-d": "", "--decrypt": "", "decrypt": ""},
+    # forges' tokens, and deploy platforms' config variables (database URLs, API keys), printed or pulled into a
+    # local .env file (these programs have handlers of their own, which ask this table first)
+    "gh": {"auth token": "", "config get": ""},
+    "glab": {"auth token": "", "config get": ""},
+    "heroku": {"config": "", "config:get": ""},
+    "vercel": {"env": ""},
+    "netlify": {"env:list": "", "env:get": ""},
+    "firebase": {"functions:config:get": ""},
+    "railway": {"variables": ""},
 }
 #: words of HTTP header names that carry credentials (a secret variable there is a credential used as meant:
 #: ``-H "Authorization: Bearer $TOKEN"``); a secret variable in any other header or in the URL is sent out (HIGH)
 AUTH_HEADER_WORDS = ("auth", "token", "key", "secret", "cookie", "session", "password", "credential", "signature")
-#: gh/glab commands that print a token (MEDIUM; the output carries it on)
-FORGE_TOKEN_PRINTERS = frozenset((("auth", "token"), ("config", "get")))
 #: docker inspect --format templates that print a container's environment
 DOCKER_ENV_FORMATS = (".Config.Env", ".Env")
 #: git commands that show file contents (a secret file among their paths is a secret read)
@@ -307,11 +314,6 @@ DEPLOY_TOOLS = {
     "skaffold": ("run", "deploy"), "argocd": ("app",), "kamal": ("deploy",), "dokku": (), "pulumi": ("up",),
     "gcloud": ("deploy",), "copilot": ("deploy",), "render": ("deploy",), "surge": (), "now": (),
 }
-#: deploy platforms' commands that print their config variables (database URLs, API keys) or pull them into a
-#: local .env file: a secret read (MEDIUM; the output carries it on)
-PLATFORM_SECRET_READS = {"heroku": frozenset(("config", "config:get")), "vercel": frozenset(("env",)),
-                         "netlify": frozenset(("env:list", "env:get")), "firebase": frozenset(("functions:config:get",)),
-                         "railway": frozenset(("variables",))}
 #: publishing to a registry (HIGH): program -> its publish commands (None: any use publishes). An entry is the
 #: subcommand, or the subcommand and a word or option that must be among its arguments too (``owner add``,
 #: ``owner --add``): unpublishing, yanking, deprecating, retagging and ownership changes of a published
