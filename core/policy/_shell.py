@@ -11,6 +11,18 @@ from itertools import repeat
 
 from core.policy import _paths as P
 from core.policy import _tables as T
+from core.policy._arguments import (
+    HANDLED,
+    READ_ONLY,
+    SHELL_NAMES,
+    UNKNOWN,
+    argument_facts,
+    network_destination,
+    pipeline_remote_shell,
+    read_arguments,
+    read_interactive_input,
+    served_dir,
+)
 from core.policy._lexer import (
     LIT,
     LOOP_END,
@@ -250,6 +262,8 @@ class ShellReader:
             ctx2 = ctx.child()
             self.run_script(script2, ctx2, acc)
             acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
+        if "\n" in text and acc.tier < 4:
+            read_interactive_input(self, text, ctx, acc)
         if ctx.budget[1]:
             scan_overflow(self, ctx.budget[1], ctx, acc)
         return acc, damaged
@@ -359,6 +373,8 @@ class ShellReader:
     def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc, stdin=None):
         for node in nodes:
             stdin = self.run_node(node, ctx, acc, stdin)
+        if len(nodes) > 1 and acc.tier < 3:
+            pipeline_remote_shell([[w.lit for w in nd.words[:8]] for nd in nodes if type(nd) is Simple], acc)
         return stdin
 
     def run_node(self, node, ctx: Ctx, acc: Acc, stdin):
@@ -511,6 +527,9 @@ class ShellReader:
                 ctx.tainted.discard(name)
             self.set_var(name, val, ctx, acc)
         if node.redirs:
+            if node.words and any(rd.target is not None and rd.target.lit and rd.target.lit.startswith(_NET_DEVICES)
+                                  for rd in node.redirs):
+                _net_shell(node, acc)
             stdin = self._redirects(node.redirs, ctx, acc, stdin)
         if not node.words:
             if type(stdin) is tuple and stdin[0] == "file" and any(rd.op == "<" for rd in node.redirs):
@@ -585,7 +604,7 @@ class ShellReader:
                 stdin = SECRET if meta is not None and meta[0] == SECRET else ("heredoc", target + "\n")
                 continue
             if op == "<":
-                stdin = ("file", target)
+                stdin = DOWNLOAD if target.startswith(_NET_DEVICES) else ("file", target)
                 continue
             if op in (">&", "<&"):
                 if not target or target == "-" or target.isdigit():
@@ -600,6 +619,10 @@ class ShellReader:
         return P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)
 
     def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to") -> str:
+        if p.startswith(_NET_DEVICES):
+            dest = network_destination(p) or p
+            acc.add(H, "shell.net_redirect", f"{verb} {_show(dest)} through {p[:8]} (a network connection)")
+            return P.SYSTEM
         cls = self.pclass(p, ctx)
         t = _WRITE_TIERS.get(cls, L)
         if cls == P.NULLDEV:
@@ -846,6 +869,12 @@ class ShellReader:
                 else:
                     acc.add(M, "shell.dynamic_program", "program name decided at run time")
                 return OTHER
+            if w0[:1] == "!" and len(w0) > 1 or w0[:2] == ":!" and len(w0) > 2:
+                # `!CMD` typed into an interactive program (ftp, gdb, less, man …) runs CMD in a shell
+                acc.add(M, "shell.bang", f"{_show(w0)}: a shell escape typed into an interactive program")
+                argv = [w0.lstrip(":!")] + argv[1:]
+                metas = [None] + metas[1:]
+                continue
             if ctx.aliases and w0 in ctx.aliases:
                 # an alias runs its value with the words after it (not expanded again inside its own value)
                 c = ctx.child()
@@ -926,6 +955,9 @@ class ShellReader:
             if target.tier < L:  # (the reason is only built when it can count)
                 target.add(L, "shell.program", f"{prog} (not known to be read-only)")
             out = OTHER
+        read_arguments(self, prog, args, metas[1:], ctx, target, stdin,
+                       HANDLED if handler is not None or prog in ctx.funcs or prog in T.HTTP_METHODS else
+                       READ_ONLY if prog in self.read_only else UNKNOWN)
         sender = prog in T.NETWORK_SENDERS or (prog in T.NETWORK_SENDER_COMMANDS and any(
             a in T.NETWORK_SENDER_COMMANDS[prog] for a in args[:4]))
         if type(stdin) is tuple and stdin[0] == "file" and sender:
@@ -1137,6 +1169,20 @@ class ShellReader:
                 ctx.env.pop(a, None)
             return None
         return OTHER
+
+
+#: redirect targets that are network connections (bash opens a socket for them)
+_NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
+
+
+def _net_shell(node: Simple, acc: Acc) -> None:
+    """A shell or interpreter whose input or output is redirected to ``/dev/tcp/HOST/PORT`` is a remote shell."""
+    w0 = node.words[0].lit
+    prog = w0.rsplit("/", 1)[-1] if w0 else None
+    if prog in SHELL_NAMES or prog == "exec":
+        dest = next(network_destination(rd.target.lit) for rd in node.redirs if rd.target is not None and
+                    rd.target.lit and rd.target.lit.startswith(_NET_DEVICES))
+        acc.add(H, "shell.remote_shell", f"starts a remote shell to {dest or 'the network'} ({prog} through /dev/tcp)")
 
 
 _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", " "), ("}", " "), ("\\", ""),
@@ -2717,7 +2763,7 @@ def _procsub_script(r, prog, out, ctx, acc):
 
 def _stdin_script(r, prog, stdin, ctx, acc):
     if stdin is None:
-        acc.add(L, "shell.interactive", f"interactive {prog}")
+        acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")
         return OTHER
     kind = stdin[0] if type(stdin) is tuple else stdin
     if kind == "heredoc":
@@ -2875,11 +2921,9 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
             # a module that is also a program the tables know runs as that program (python -m twine upload)
             acc.add(L, "shell.python.module", f"{prog} -m {module}")
             return r.run_argv([module] + rest, [None] * (len(rest) + 1), ctx, acc, stdin)
-        if module in ("http.server", "SimpleHTTPServer", "venv", "virtualenv", "pytest", "unittest", "json.tool",
-                      "py_compile", "compileall", "timeit", "pydoc", "black", "ruff", "mypy", "build"):
-            acc.add(L, "shell.python.module", f"{prog} -m {module}")
-        else:
-            acc.add(L, "shell.python.module", f"{prog} -m {module}")
+        acc.add(L, "shell.python.module", f"{prog} -m {module}")
+        if module in T.LISTENING_MODULES:
+            served_dir(r, f"{prog} -m {module}", rest, ctx, acc)
         return OTHER
     if code is not None:
         if inplace:
@@ -2933,7 +2977,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
             acc.add(L, "shell.script", f"{prog} runs {_show(rest[0])}")
         return OTHER
     if stdin is None:
-        acc.add(L, "shell.interactive", f"interactive {prog}")
+        acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")
         return OTHER
     kind = stdin[0] if type(stdin) is tuple else stdin
     if kind == "heredoc":
@@ -4217,13 +4261,27 @@ def _downloaded(ctx: Ctx, key: str) -> bool:
 
 
 def h_netcat(r, prog, args, metas, ctx, acc, stdin):
+    """nc, ncat, socat: a program run for the network (``-e``/``-c``/``--sh-exec``, ``EXEC:``/``SYSTEM:``) is a
+    remote shell (HIGH); listening (``-l``, ``--listen``, ``TCP-LISTEN:``) is MEDIUM; a secret file among the
+    addresses (``socat FILE:/etc/shadow TCP:…``) is read and, with a destination, sent (HIGH)."""
+    facts = argument_facts(r, args, ctx)
+    where = f"to {facts.net}" if facts.net else "for whoever connects"
+    listen = facts.listen is not None or any(
+        a == "--listen" or (a[:1] == "-" and a[1:2] != "-" and "l" in a[1:] and a[1:].isalpha()) for a in args)
     if any(a in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or (a.startswith("-") and not a.startswith("--")
                                                                        and ("e" in a or "c" in a)) for a in args):
-        acc.add(H, "shell.netcat.exec", f"{prog} -e gives a shell to the network")
-    elif any(a.startswith("EXEC:") or a.startswith("SYSTEM:") for a in args):
-        acc.add(H, "shell.netcat.exec", f"{prog} runs a program for the network")
+        acc.add(H, "shell.netcat.exec", f"starts a remote shell {where} ({prog} -e)")
+    elif any(a[:7].upper().startswith(("EXEC:", "SYSTEM:")) for a in args):
+        acc.add(H, "shell.netcat.exec", f"starts a remote shell {where} ({prog} EXEC)")
+    elif listen:
+        acc.add(M, "shell.netcat.listen", f"{prog} listens on the network")
     else:
         acc.add(L, "shell.program", prog)
+    if facts.secret is not None:
+        if facts.net is not None:
+            acc.add(H, "args.secret_send", f"{prog} sends {_show(facts.secret)} (secret) to {facts.net}")
+        else:
+            acc.add(M, "args.secret_read", f"{prog} reads {_show(facts.secret)} (secret)")
     return OTHER
 
 

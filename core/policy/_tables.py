@@ -176,6 +176,10 @@ INTERPRETER_LANGS = {
     "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "deno": "node", "bun": "node",
     "php": "php", "lua": "lua", "luajit": "lua", "ipython": "python", "ipython3": "python", "irb": "ruby",
 }
+#: modules that serve on the network when run (``python3 -m http.server``): listeners (tiers.md v3.2)
+LISTENING_MODULES = frozenset(("http.server", "SimpleHTTPServer", "CGIHTTPServer", "pyftpdlib", "smtpd", "aiosmtpd",
+                               "uploadserver", "wsgiref.simple_server", "xmlrpc.server", "twisted", "updog",
+                               "RangeHTTPServer", "http_server", "pywebdav", "wsgidav"))
 PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
 LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
 SQL_CLIENTS = frozenset(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "sqlcmd", "clickhouse-client",

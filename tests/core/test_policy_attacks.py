@@ -777,7 +777,7 @@ CASES = [
     ('terminal', 'python3 -mtwine upload dist/*', H),
     ('terminal', "python -m sqlite3 app.db 'DROP TABLE t'", H),
     ('terminal', 'python3 -m twine check dist/*', L),
-    ('terminal', 'python -m http.server', L),
+    ('terminal', 'python -m http.server', M),  # a listener (tiers.md v3.2)
     ('terminal', 'python -m pytest -q', L),
     # secret files read through `<` into read/mapfile/readarray, a loop (`done < file`) or `$(< file)`: a secret
     # read (MEDIUM), and the variables carry the contents on (to the network: HIGH)
