@@ -19,6 +19,7 @@ below are the net for programs nobody listed (``docs/policy.md`` says where they
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from core.policy import _knowledge as K
 from core.policy import _paths as P
@@ -33,23 +34,33 @@ UNKNOWN, READ_ONLY, HANDLED = 0, 1, 2
 
 #: arguments of one command read by the generic rules (the rest only by the budgeted overflow scan)
 MAX_ARGS = 64
+#: words (arguments and the words inside them) one command's generic reading looks at
+MAX_VALUES = 128
 
 #: shells and interpreters whose name in an argument means the program starts them
 SHELL_NAMES = frozenset(T.SHELLS | set(T.INTERPRETERS) | {
     "tclsh", "wish", "expect", "python2.7", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12",
     "python3.13", "perl5", "php-cli", "php7", "php8", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "busybox-sh",
-    "rc", "es", "elvish", "nu", "xonsh", "oil", "osh", "ysh", "jshell", "ghci", "irb", "pry", "rlwrap-sh",
+    "elvish", "xonsh", "ysh", "jshell", "ghci", "irb", "pry",
 })
 #: programs that only name files (a secret path among their operands is not read): read-only metadata tools
 METADATA_READERS = frozenset(T.SECRET_ECHOERS | {
     "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum",
     "sum", "lsattr", "namei", "getfacl", "lsof", "fuser", "findmnt", "df", "du", "dust", "duf", "ncdu", "tree",
     "exa", "eza", "lsd", "dir", "vdir", "ll", "la", "type", "whereis", "whatis", "man", "info", "apropos",
-    "tldr", "help", "hash", "locate", "mlocate", "plocate", "fd", "fdfind", "find", "ldd", "size",
+    "tldr", "help", "hash", "locate", "mlocate", "plocate", "fd", "fdfind", "find", "ldd", "size", "chgrp",
+    "rm", "unlink", "shred", "mv", "setfacl", "restorecon", "chcon", "chattr", "install", "mkfifo", "mknod",
+})
+#: programs whose handler reads the command they run (a shell among their words is that command's business)
+COMMAND_READERS = frozenset(T.SHELLS | set(T.INTERPRETERS) | set(T.WRAPPERS) | {
+    "find", "xargs", "parallel", "ssh", "docker", "podman", "nerdctl", "kubectl", "oc", "tmux", "screen", "script",
+    "su", "at", "batch", "watch", "env", "eval", "source", ".", "exec", "git", "make", "crontab", "trap", "alias",
+    "ansible", "salt", "pdsh", "pssh", "parallel-ssh", "clush", "mosh", "vim", "vi", "nvim", "ex", "emacs", "gdb",
+    "awk", "gawk", "mawk", "nawk", "sed", "gsed", "socat", "nc", "ncat", "netcat", "chsh", "usermod", "useradd",
 })
 #: option names (without leading dashes, lower case) whose value is a file or directory the program writes
-OUTPUT_OPTION_WORDS = ("output", "out", "log", "dest", "target", "save", "dump", "export", "write", "outfile",
-                       "logfile", "outdir", "prefix-out", "result", "report", "pid")
+OUTPUT_OPTION_WORDS = ("output", "out", "log", "dest", "destination", "target", "save", "dump", "export", "write",
+                       "outfile", "logfile", "outdir", "result", "report", "pid", "pidfile")
 OUTPUT_SHORT = frozenset(("-o", "-O", "-w"))
 #: option names (lower case, without dashes) whose value is a network destination
 HOST_OPTION_WORDS = frozenset(("h", "host", "hostname", "server", "remote", "connect", "url", "uri", "endpoint",
@@ -57,8 +68,17 @@ HOST_OPTION_WORDS = frozenset(("h", "host", "hostname", "server", "remote", "con
 #: option names whose value is a directory a server serves
 SERVE_OPTION_WORDS = frozenset(("directory", "dir", "docroot", "document-root", "root", "webroot", "serve",
                                 "public", "static", "t", "d", "h"))
+#: options whose value is prose for people (a commit message, a title): not read for shells or paths
+PROSE_OPTIONS = frozenset(("-m", "--message", "--title", "--body", "--subject", "--description", "--comment",
+                           "--notes", "--summary", "--reason", "--msg", "-F", "--text"))
+#: words after which a shell's name is data (`kubectl completion bash`, `starship init bash`, `--shell zsh`)
+SHELL_AS_DATA = frozenset(("completion", "completions", "init", "hook", "activate", "shellenv", "shell-init",
+                           "--shell", "-s", "install-completion", "--install-completion", "env", "setup",
+                           "generate-shell-completion", "complete", "gen-completions", "print-shell"))
+#: variables whose value names a shell for others to use later (not started now)
+SHELL_SETTING_VARS = ("SHELL=", "CONFIG_SHELL=", "SHELL:=", "shell=")
 
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/]")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/'\"]+")
 _IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.]|\.\d)")
 _HOSTPORT = re.compile(r"(?<![\w.-])(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}:\d{1,5}(?!\w)")
 _USERHOST = re.compile(r"(?<![\w.-])[A-Za-z0-9._-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}(?![\w-])")
@@ -68,15 +88,25 @@ _RELAY_CONNECT = re.compile(r"(?i)(?<![\w-])(?:tcp[46]?|udp[46]?|sctp[46]?|opens
                             r"tcp4-connect|tcp6-connect|socks4a?|socks5|proxy)(?:-connect)?:([^:,\s]+):(\d+)")
 _RELAY_LISTEN = re.compile(r"(?i)(?<![\w-])(?:tcp[46]?|udp[46]?|sctp[46]?|openssl|ssl|unix|vsock)-(?:listen|l|"
                            r"recvfrom|recv)\b")
-#: bind-all addresses: as an argument, an option value or before a port
-_BIND_ALL = re.compile(r"(?:^|[=@\s])(?:0\.0\.0\.0|::|\[::\]|\*)(?::\d{1,5})?$")
+#: bind-all addresses: as an argument, an option value or before a port (``--host 0.0.0.0``, ``[::]:8000``,
+#: ``tcp://0.0.0.0:2375``)
+_BIND_ALL = re.compile(r"(?:^|[=@\s]|://)(?:(?:0\.0\.0\.0|::|\[::\])(?::\d{1,5})?|\*:\d{1,5})/?$")
 _LOOPBACK = ("127.", "localhost", "::1", "[::1]", "0.0.0.0")
-#: a word that starts a shell or interpreter inside an argument: after `!`, `:!`, `|`, `exec:`, `=`, quotes
-_SHELL_IN = re.compile(r"(?i)(?:^|[!|=:\s'\"(`;,])(?:[\w./-]*/)?(" + "|".join(sorted(
-    (re.escape(s) for s in SHELL_NAMES), key=len, reverse=True)) + r")(?=$|[\s'\"),;`&|])")
+_NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=True))
+#: a shell or interpreter started inside an argument: at its start or after `!`, `:!`, `|`, `=`, `:`, a quote,
+#: a bracket, `;`, `,` (``EXEC:'bash -li'``, ``!sh``, ``system("/bin/sh")``, ``--pre=sh``); an absolute path to
+#: one anywhere (``spawn /bin/sh``). Not a bare name after a blank: in prose ("fix the bash script") it is data.
+_SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
+                       r")(?=$|[\s'\"),;`&|}\]])")
+#: the name-like tokens of a word (a shell's name is one of them)
+_NAME_TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 #: cheap test: an argument that may carry any of the generic signals
-_HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:" + "|".join(sorted(
-    (re.escape(s) for s in SHELL_NAMES), key=len, reverse=True)) + r")$")
+_HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:" + _NAMES + r")$")
+#: words a secret file's path has (before the path rules are asked: most paths have none)
+_SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keytab|opasswd|passwd|letsencrypt|pki|"
+                           r"wireguard|ipsec|\.ssh|krb5|\.(?:key|p12|pfx|jks|keystore|ppk|pem)$|(?:^|/)id_")
+#: the words inside an argument that holds a command or code (``'script import os; os.system("cat /etc/shadow")'``)
+_INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
 
 
 def _show(p: str) -> str:
@@ -86,7 +116,8 @@ def _show(p: str) -> str:
 
 def network_destination(word: str) -> str | None:
     """The network destination a word names (``https://x``, ``203.0.113.7``, ``host.example.net:9001``,
-    ``user@host.example.org``, ``/dev/tcp/HOST/PORT``, ``TCP:HOST:PORT``), or None; loopback is not one."""
+    ``user@host.example.org``, ``/dev/tcp/HOST/PORT``, ``TCP:HOST:PORT``, ``//host/share``), or None; loopback
+    and bind-all addresses are not one."""
     m = _DEVTCP.search(word)
     if word.startswith("//") and len(word) > 2 and word[2] not in "/.":
         dest = word[:60]
@@ -121,15 +152,22 @@ def _listening(word: str) -> bool:
 def shell_named(word: str) -> tuple[str, str] | None:
     """A shell or interpreter started by a word (``/bin/sh``, ``EXEC:'bash -li'``, ``!sh``, ``:!bash``,
     ``system("/bin/sh")``, ``--on-download-complete=sh``): (its name, the command text from it), or None."""
+    if word.startswith(SHELL_SETTING_VARS):
+        return None
+    for tok in _NAME_TOKENS.findall(word):  # (a cheap test first: most words name no shell)
+        if tok in SHELL_NAMES or tok.lower() in SHELL_NAMES:
+            break
+    else:
+        return None
     m = _SHELL_IN.search(word)
     if m is None:
         return None
     start = m.start(1)
     # the path before the name belongs to the command (`/bin/sh -i`)
-    while start > 0 and word[start - 1] not in "!|=: '\"(`;,":
+    while start > 0 and word[start - 1] not in "!|=: '\"(`;,{[":
         start -= 1
     end = len(word)
-    for stop in ",'\")`;":
+    for stop in ",'\")`;}]":
         k = word.find(stop, m.end(1))
         if 0 <= k < end:
             end = k
@@ -176,58 +214,72 @@ def pipeline_remote_shell(words_per_stage: list, acc) -> None:
         acc.add(H, "shell.remote_shell", f"starts a remote shell{' to ' + dest if dest else ''} ({shell} piped to {net})")
 
 
-class _Facts:
-    """What the arguments of one command say: each kind's first example (for the reason)."""
+class Facts:
+    """What the arguments of one command name: each kind's first example (for the reason), or None.
 
-    __slots__ = ("secret", "system", "output", "shell", "net", "listen", "served")
+    Attributes: ``secret`` (a secret file), ``system`` (a path in a system directory), ``output`` ((option,
+    path): a system path as the value of an output-like option), ``shell`` ((name, command text)), ``net`` (a
+    network destination), ``listen`` (a listening address), ``served`` (a directory served), ``sent`` (a local
+    file operand besides a destination: what an upload would send)."""
+
+    __slots__ = ("secret", "system", "output", "shell", "net", "listen", "served", "sent")
 
     def __init__(self) -> None:
         self.secret = self.system = self.output = self.shell = self.net = self.listen = self.served = None
+        self.sent = None
 
 
 def _option_name(a: str) -> str:
     return a.lstrip("-").split("=", 1)[0].lower()
 
 
+@lru_cache(maxsize=2048)
 def _is_output_option(name: str, short: str) -> bool:
-    if short in OUTPUT_SHORT:
+    if short in OUTPUT_SHORT and (not name or len(name) <= 1 or name in ("o", "w")):
         return True
-    return any(name == w or name.startswith(w + "-") or name.startswith(w + "_") or name.endswith("-" + w) or
-               name == w + "file" or name == w + "dir" or name == w + "-file" or name == w + "-dir"
-               for w in OUTPUT_OPTION_WORDS)
+    for w in OUTPUT_OPTION_WORDS:
+        if name == w or name.startswith((w + "-", w + "_")) or name.endswith(("-" + w, "_" + w)) or name in (
+                w + "file", w + "dir", w + "-file", w + "-dir", w + "path", w + "-path"):
+            return True
+    return False
 
 
 def _path_class(r, word: str, ctx) -> str | None:
     """The path class of a word that names a path, or None."""
-    if not word or MARK in word:
+    if not word or MARK in word or len(word) > 512:
         return None
     c0 = word[0]
-    if word.startswith("//"):
-        return None  # a network share (//host/share), not a local path
+    if word.startswith("//") or "://" in word:
+        return None  # a network share or a URL, not a local path
     if c0 not in "/~." and "/" not in word and not word.startswith("id_") and not word.endswith(
             (".key", ".p12", ".pfx", ".jks", ".pem")):
         return None
     return r.pclass(word, ctx)
 
 
-def _secretish(r, word: str, cls: str | None, ctx) -> bool:
+def _secretish(word: str, cls: str | None, ctx) -> bool:
     return cls in (P.SENSITIVE, P.ENV) or (cls is not None and P.is_secret_read(P.normalize(word, ctx.cwd)))
 
 
-def _values(a: str) -> list:
-    """The words an argument may name things with: itself, the value after ``=``, ``@file``, the parts of a
-    relay address (``EXEC:…``, ``OPEN:/etc/shadow``, ``FILE:…``)."""
+def _values(a: str, inner: bool) -> list:
+    """The words an argument may name things with: itself, the value after ``=`` or after an option's ``:``
+    (``-javaagent:/x.jar``), ``@file``, the parts of a relay address (``EXEC:…``, ``OPEN:/etc/shadow``), and
+    with ``inner``, the words of a command or code inside it."""
     out = [a]
     if "=" in a:
         out.append(a.split("=", 1)[1])
+    elif a[:1] == "-" and ":" in a:
+        out.append(a.split(":", 1)[1])
+    elif a[:1] == "-" and a[1:2].isalpha() and a[2:3] in ("/", "~"):
+        out.append(a[2:])  # a short option's attached value (-o/etc/cron.d)
     if a[:1] == "@":
         out.append(a[1:])
     if ":" in a and a[:1].isalpha():
         head, _, rest = a.partition(":")
-        if head.replace("-", "").isalpha() and len(head) <= 16 and rest[:1] != "/":
-            out.extend(p for p in rest.split(",")[:4] if p)
-        elif head.replace("-", "").isalpha() and len(head) <= 16:
-            out.append(rest.split(",", 1)[0])
+        if head.replace("-", "").isalpha() and len(head) <= 16:
+            out.extend(p for p in (rest.split(",")[:4] if rest[:1] != "/" else [rest.split(",", 1)[0]]) if p)
+    if inner and (" " in a or "(" in a) and len(a) < 4096:
+        out.extend({w: None for w in _INNER_WORDS.findall(a)[:48] if len(w) > 1})
     return out
 
 
@@ -240,80 +292,106 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
     """
     entry = K.PROGRAMS.get(prog)
     if entry is not None:
-        _read_entry(r, prog, entry, args, ctx, acc, stdin)
-        if entry.wraps is not None:
-            return
-    if known == HANDLED or not args:
-        return
+        if _read_entry(r, prog, entry, args, ctx, acc, stdin):
+            return  # a wrapper: the command it runs was read
     if known == READ_ONLY:
-        if prog not in T.CONTENT_READERS and prog not in METADATA_READERS:
+        if args and prog not in T.CONTENT_READERS and prog not in METADATA_READERS:
             r.read_secret_check(prog, [a for a in args[:MAX_ARGS] if a and a[0] != "-"], ctx, acc)
         return
-    _generic(r, prog, args, ctx, acc)
+    if known == UNKNOWN:
+        if args:
+            f = argument_facts(r, args, ctx, inner=True)
+            _decide(r, prog, f, ctx, acc)
+        else:
+            f = None
+        _fed(r, prog, f, stdin, ctx, acc)
+    elif args and prog not in COMMAND_READERS:
+        _decide_handled(r, prog, argument_facts(r, args, ctx, inner=False), ctx, acc)
+    elif args and prog not in T.NETWORK_SENDERS:
+        for a in args[:MAX_ARGS]:  # a server started by an interpreter or runner (`node app.js --host 0.0.0.0`)
+            if a and (a[:1] == "0" or "0.0.0.0" in a or "::" in a) and _listening(a):
+                acc.add(M, "args.listen", f"{prog} listens on the network ({_show(a)})")
+                break
 
 
-def _generic(r, prog: str, args: list, ctx, acc) -> None:
-    _decide(r, prog, argument_facts(r, args, ctx), ctx, acc)
+def _maybe_net(v: str) -> bool:
+    """Cheap test before :func:`network_destination`: a colon, an at sign or a dotted quad."""
+    return ":" in v or "@" in v or v.count(".") >= 3 or v[:2] == "//"
 
 
-def argument_facts(r, args: list, ctx) -> _Facts:
-    """What ``args`` name (each kind's first example): a secret file, a system path (and whether as the
-    value of an output-like option), a shell, a network destination, a listening address, a served
-    directory."""
-    f = _Facts()
+def _maybe_listen(v: str) -> bool:
+    """Cheap test before :func:`_listening`."""
+    return "0.0.0.0" in v or "::" in v or "*:" in v or "isten" in v or "ISTEN" in v or "-l:" in v or "-L:" in v
+
+
+def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
+    """What ``args`` name (each kind's first example). ``inner``: the program is one no handler reads: also
+    read the words of commands and code given as one argument, every word for shells, and destinations and
+    uploads; without it (a handler read the operands) only an option's value names a shell, and a destination
+    is looked for only once a secret is found (it decides whether the secret is sent)."""
+    f = Facts()
     prev_opt = None  # an option that may take the next word as its value
+    prev = None
+    work = MAX_VALUES
     for a in args[:MAX_ARGS]:
-        if not a or _HINT.search(a) is None:
-            prev_opt = a if a[:1] == "-" and "=" not in a else None
+        if work <= 0:
+            break
+        if not a or _HINT.search(a) is None or prev_opt in PROSE_OPTIONS:
+            prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
             continue
         is_opt = a[:1] == "-" and len(a) > 1
-        opt_name = _option_name(a) if is_opt else (_option_name(prev_opt) if prev_opt else "")
-        short = (a[:2] if is_opt else (prev_opt[:2] if prev_opt else ""))
-        for v in _values(a):
-            if not v:
-                continue
-            cls = _path_class(r, v, ctx)
-            if cls is not None:
-                if _secretish(r, v, cls, ctx):
-                    f.secret = f.secret or v
-                elif cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.BLOCKDEV, P.SYSRQ):
-                    output = ((is_opt and "=" in a and v is not a) or (not is_opt and prev_opt)) and (
-                        _is_output_option(opt_name, short))
-                    if output:
-                        f.output = f.output or (opt_name or short.lstrip("-"), v)
-                    f.system = f.system or v
-                if (opt_name in SERVE_OPTION_WORDS or short in ("-d", "-t", "-h")) and cls in (
-                        P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM) and (prev_opt or "=" in a):
-                    f.served = f.served or v
-            if f.shell is None:
+        valued = (is_opt and ("=" in a or a[2:3] in ("/", "~"))) or (not is_opt and prev_opt is not None)
+        values = _values(a, inner)
+        work -= len(values)
+        for v in values:
+            if not v or len(v) > 256:
+                continue  # (a long word is read through the words inside it)
+            if f.shell is None and prev not in SHELL_AS_DATA and (
+                    inner or v is not a or "=" in a or (prev_opt is not None and v[:1] == "/")):
                 sh = shell_named(v)
                 if sh is not None:
                     f.shell = sh
-            if f.net is None:
-                dest = network_destination(v)
-                if dest is not None:
-                    f.net = dest
-            if f.listen is None and _listening(v):
+                    if sh[1] == v:
+                        continue  # (a shell's own path is the shell, not a file it changes)
+            cls = _path_class(r, v, ctx)
+            if cls is not None:
+                if cls in (P.SENSITIVE, P.ENV) or (_SECRET_WORDS.search(v) is not None and P.is_secret_read(
+                        P.normalize(v, ctx.cwd))):
+                    f.secret = f.secret or v
+                elif cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.BLOCKDEV, P.SYSRQ):
+                    if (valued and v is not a) or (not is_opt and prev_opt):
+                        opt_name = _option_name(a if is_opt else prev_opt)
+                        if _is_output_option(opt_name, a[:2] if is_opt else prev_opt[:2]):
+                            f.output = f.output or (opt_name, v)
+                        if opt_name in SERVE_OPTION_WORDS:
+                            f.served = f.served or v
+                    f.system = f.system or v
+                elif inner and v is a and not is_opt and not prev_opt and cls in (P.WORKSPACE, P.OTHER) and "." in v:
+                    f.sent = f.sent or v
+                if cls == P.HOME and valued and v is not a and _option_name(a if is_opt else prev_opt) in (
+                        SERVE_OPTION_WORDS):
+                    f.served = f.served or v
+            if inner and f.net is None and _maybe_net(v):
+                f.net = network_destination(v)
+            if f.listen is None and _maybe_listen(v) and _listening(v):
                 f.listen = v
-        if f.net is None and not is_opt and prev_opt and _option_name(prev_opt) in HOST_OPTION_WORDS and (
-                "." in a or a.isalpha()):
+        if inner and f.net is None and not is_opt and prev_opt and _option_name(prev_opt) in HOST_OPTION_WORDS and (
+                "." in a or a.isalpha()) and not a.startswith(_LOOPBACK):
             f.net = a[:60]
-        prev_opt = a if is_opt and "=" not in a else None
+        prev, prev_opt = a, (a if is_opt and "=" not in a else None)
+    if not inner and f.secret is not None:
+        f.net = _destination_with_port([a for a in args[:MAX_ARGS] if a and _maybe_net(a)])
     return f
 
 
-def _decide(r, prog: str, f: _Facts, ctx, acc) -> None:
+def _decide(r, prog: str, f: Facts, ctx, acc) -> None:
+    """The generic rules' tiers for a program no handler reads."""
     if f.secret is not None:
         if f.net is not None:
             acc.add(H, "args.secret_send", f"{prog} is given {_show(f.secret)} (secret) and {_show(f.net)}: "
                                            f"it may send the secret over the network")
         else:
             acc.add(M, "args.secret_read", f"{prog} is given {_show(f.secret)} (secret): it may read it")
-    if f.output is not None:
-        opt, path = f.output
-        acc.add(H, "args.system_write", f"{prog} --{opt} writes into {_show(path)} (inside a system directory)")
-    elif f.system is not None:
-        acc.add(M, "args.system_path", f"{prog} is given {_show(f.system)} (system directory): it may change it")
     if f.shell is not None:
         name, text = f.shell
         if f.net is not None:
@@ -322,15 +400,69 @@ def _decide(r, prog: str, f: _Facts, ctx, acc) -> None:
             acc.add(M, "args.shell", f"{prog} starts {name}, which runs code that cannot be read here")
         if text and " " in text and MARK not in text:
             r.run_text(text, ctx.child(), acc)
+    if f.output is not None:
+        opt, path = f.output
+        acc.add(H, "args.system_write", f"{prog} -{'-' if len(opt) > 1 else ''}{opt} writes into {_show(path)} "
+                                        f"(inside a system directory)")
+    elif f.system is not None:
+        acc.add(M, "args.system_path", f"{prog} is given {_show(f.system)} (system directory): it may change it")
     if f.listen is not None:
         if f.served is not None:
             acc.add(H, "args.serve_system", f"{prog} serves {_show(f.served)} to the network")
         else:
             acc.add(M, "args.listen", f"{prog} listens on the network ({_show(f.listen)})")
+    elif f.net is not None and f.sent is not None:
+        acc.add(M, "args.upload", f"{prog} is given {_show(f.sent)} and {_show(f.net)}: it may send the file")
 
 
-def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> None:
-    """The knowledge table's entry for ``prog`` applied to its arguments."""
+def _decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:
+    """The generic rules that add to a handler's reading: a secret file among the arguments (a read, sent
+    when a destination is named too, unless the program is a network sender whose handler decides), a
+    system path given to an output-like option, a shell given as an option's value (``--use-askpass=/bin/sh``),
+    a listening address (unless the program is a client)."""
+    if f.secret is not None and prog not in METADATA_READERS:
+        if f.net is not None and prog not in T.NETWORK_SENDERS:
+            acc.add(H, "args.secret_send", f"{prog} is given {_show(f.secret)} (secret) and {_show(f.net)}: "
+                                           f"it may send the secret over the network")
+        else:
+            acc.add(M, "args.secret_read", f"{prog} is given {_show(f.secret)} (secret): it may read it")
+    if f.output is not None:
+        opt, path = f.output
+        acc.add(H, "args.system_write", f"{prog} -{'-' if len(opt) > 1 else ''}{opt} writes into {_show(path)} "
+                                        f"(inside a system directory)")
+    if f.shell is not None:
+        name, text = f.shell
+        acc.add(M, "args.shell", f"{prog} is told to run {name}")
+        if text and " " in text and MARK not in text:
+            r.run_text(text, ctx.child(), acc)
+    if f.listen is not None and prog not in T.NETWORK_SENDERS:
+        acc.add(M, "args.listen", f"{prog} listens on the network ({_show(f.listen)})")
+
+
+def _fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
+    """Input fed to a program no handler reads: a file sent with a destination named (an upload; a secret
+    file HIGH), text read for shells, secrets and destinations (it may be the program's commands)."""
+    if stdin is None:
+        return
+    if type(stdin) is tuple and stdin[0] == "file":
+        if f is not None and f.net is not None:
+            path = stdin[1]
+            cls = _path_class(r, path, ctx) or r.pclass(path, ctx)
+            if _secretish(path, cls, ctx):
+                acc.add(H, "args.secret_send", f"{prog} is fed {_show(path)} (secret) and given {_show(f.net)}: "
+                                               f"it may send the secret over the network")
+            else:
+                acc.add(M, "args.upload", f"{prog} is fed {_show(path)} and given {_show(f.net)}: it may send it")
+    elif type(stdin) is tuple and stdin[0] in ("heredoc", "lit") and stdin[1].strip():
+        text = stdin[1][:8192]
+        facts = argument_facts(r, [text], ctx, inner=True)
+        if facts.shell is not None or facts.secret is not None or facts.listen is not None:
+            _decide(r, f"{prog} (fed text)", facts, ctx, acc)
+
+
+def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> bool:
+    """The knowledge table's entry for ``prog`` applied to its arguments (and to text fed to it). True when
+    ``prog`` is a wrapper whose command was read (nothing more to read)."""
     if entry.wraps is not None:
         i, n = 0, len(args)
         while i < n:
@@ -344,13 +476,13 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> 
         i += entry.wraps
         if i < n:
             r.run_argv(args[i:], [None] * (n - i), ctx, acc, stdin)
-        elif entry.wraps == 0:
-            acc.add(L, "args.wrapper", f"{prog} with nothing to run")
-        return
+            return True
+        return False  # nothing found to run: the generic rules read the arguments
     if entry.listens:
         acc.add(M, "args.listen", f"{prog} is a server: it listens on the network")
     opts = entry.options
     pos: list = []
+    inplace = False
     i, n = 0, min(len(args), MAX_ARGS)
     while i < n:
         a = args[i]
@@ -359,21 +491,26 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> 
             break
         kind = None
         val = None
+        name = a
         if a[:1] in "-+" and len(a) > 1:
             if "=" in a and a.split("=", 1)[0] in opts:
-                k, val = a.split("=", 1)
-                kind = opts[k]
+                name, val = a.split("=", 1)
+                kind = opts[name]
+            elif ":" in a and a.split(":", 1)[0] in opts:  # -javaagent:/x.jar
+                name, val = a.split(":", 1)
+                kind = opts[name]
             elif a in opts:
                 kind = opts[a]
-                if kind not in K.FLAG_KINDS:
+                if kind not in K.FLAG_KINDS or a in entry.value_opts:
                     val = args[i + 1] if i + 1 < n else ""
                     i += 1
             elif len(a) > 2 and a[1] != "-" and a[:2] in opts and opts[a[:2]] not in K.FLAG_KINDS:
-                kind, val = opts[a[:2]], a[2:]
-            elif a[1] != "-" and a[1:].isalpha():
+                name, kind, val = a[:2], opts[a[:2]], a[2:]
+            elif a[1:2] != "-" and a[1:].isalpha():
                 for ch in a[1:]:  # a bundle of flags (-lvnp)
                     fk = opts.get("-" + ch)
                     if fk in K.FLAG_KINDS:
+                        inplace = inplace or fk == "inplace"
                         _effect(r, prog, "-" + ch, fk, None, ctx, acc, stdin)
                 if entry.takes_value("-" + a[-1]):
                     i += 1
@@ -382,8 +519,12 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> 
         else:
             pos.append(a)
         if kind is not None:
-            _effect(r, prog, a.split("=", 1)[0] if val is not None and "=" in a else a, kind, val, ctx, acc, stdin)
+            inplace = inplace or kind == "inplace"
+            _effect(r, prog, name, kind, val, ctx, acc, stdin)
         i += 1
+    if inplace:
+        for f in pos[:16]:
+            r.write_path(f, ctx, acc, f"{prog} rewrites")
     if pos and entry.subcommands:
         kind = entry.subcommands.get(pos[0])
         if kind == "command" and len(pos) > 1:
@@ -391,10 +532,41 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> 
         elif kind == "upload" and len(pos) > 1:
             acc.add(M, "args.upload", f"{prog} {pos[0]} sends {_show(pos[1])} over the network")
             r.sends_secret(prog, pos[1], ctx, acc)
+        elif kind is not None and kind.startswith("code:") and len(pos) > 1:
+            _effect(r, prog, pos[0], kind, pos[1], ctx, acc, stdin)
         elif kind is not None:
             _effect(r, prog, pos[0], kind, None, ctx, acc, stdin)
     if entry.operand is not None and pos and not (entry.subcommands and pos[0] in entry.subcommands):
         _effect(r, prog, "operand", entry.operand, pos[0], ctx, acc, stdin)
+    if entry.input is not None and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+        read_input(r, prog, entry.input, stdin[1], ctx, acc)
+    return False
+
+
+def read_input(r, prog: str, kind: str, text: str, ctx, acc) -> None:
+    """Text an interactive program reads as its input: code in its language, its own commands (``!CMD`` runs
+    CMD, ``put FILE`` sends FILE) or SQL."""
+    if kind.startswith("code:"):
+        read_code(r, text, kind[5:], ctx, acc)
+    elif kind == "bang":
+        for cmd in _bang_lines(text):
+            acc.add(M, "args.bang", f"{prog} is told to run {_show(cmd)} (!CMD)")
+            r.run_text(cmd, ctx.child(), acc)
+        for f in _put_lines(text):
+            acc.add(M, "args.upload", f"{prog} is told to send {_show(f)} (put)")
+            r.sends_secret(prog, f, ctx, acc)
+    elif kind == "sql":
+        read_code(r, text, "sql", ctx, acc)
+
+
+def _put_lines(text: str) -> list:
+    """Files an interactive file-transfer program is told to send (``put FILE``, ``mput …``, ``send FILE``)."""
+    out = []
+    for line in text.split("\n")[:256]:
+        w = line.split()
+        if len(w) >= 2 and w[0].lower() in ("put", "mput", "send", "append", "reput", "upload"):
+            out.extend(x for x in w[1:3] if x[:1] != "-")
+    return out[:16]
 
 
 def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin) -> None:
@@ -406,6 +578,11 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin) -> None:
     if kind == "bang":
         acc.add(M, "args.bang", f"{what} reads commands that can start a shell (!CMD)")
         return
+    if kind == "attach":
+        acc.add(M, "args.attach", f"{what} attaches to a running process (it can read its memory and secrets)")
+        return
+    if kind == "inplace":
+        return  # (the operands are rewritten: read by the caller)
     if val is None or val == "":
         return
     if kind == "command" or kind == "program":
@@ -416,11 +593,15 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin) -> None:
         r.run_text(val, ctx.child(), acc)
     elif kind.startswith("code:"):
         lang = kind[5:]
-        acc.add(M, "args.inline_code", f"{what} runs inline {lang} code")
+        if lang not in _READ_BY_CONTENT:
+            acc.add(M, "args.inline_code", f"{what} runs inline {lang} code")
         read_code(r, val, lang, ctx, acc)
     elif kind.startswith("script:"):
         key = P.normalize(val, ctx.cwd) if MARK not in val else None
-        if key is not None and key in ctx.written:
+        if val in ("-", "/dev/stdin") and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+            acc.add(M, "args.script", f"{what} runs {kind[7:]} code from its input")
+            read_code(r, stdin[1], kind[7:], ctx, acc)
+        elif key is not None and key in ctx.written:
             acc.add(M, "args.script", f"{what} runs {kind[7:]} code written just before")
             read_code(r, ctx.written[key], kind[7:], ctx, acc)
         elif key is not None and key in ctx.downloaded:
@@ -446,6 +627,8 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin) -> None:
             acc.add(H, "args.serve_system", f"{what} serves {_show(val)} to the network")
 
 
+#: command languages whose tier is what the commands do (debugger and editor commands, SQL), not "inline code"
+_READ_BY_CONTENT = frozenset(("gdb", "vim", "sql"))
 #: languages :func:`core.policy._pycode.scan_code` reads by name
 _SCANNED_LANGS = frozenset(("python", "perl", "ruby", "node", "php", "lua"))
 
@@ -464,14 +647,11 @@ def read_code(r, code: str, lang: str, ctx, acc) -> None:
         r.run_text(code, ctx.child(), acc)
         return
     if lang == "gdb":
+        argv = []
         for line in code.split("\n")[:64]:
-            c = line.strip()
-            if c.startswith("!") or c.startswith("shell "):
-                r.run_text(c[1:] if c.startswith("!") else c[6:], ctx.child(), acc)
-            elif c.startswith("python ") or c.startswith("pi "):
-                _shell._scan_code(r, c.split(" ", 1)[1], ctx, acc, "python")
-            elif c:
-                _shell._scan_code(r, c, ctx, acc, None)
+            if line.strip():
+                argv += ["-ex", line.strip()]
+        _shell.h_gdb(r, "gdb", argv, [None] * len(argv), ctx, acc, None)
         return
     if lang == "vim":
         r.ex_effects("vim", "-c", _shell._ex_effects(code), ctx, acc)
@@ -531,6 +711,8 @@ def read_interactive_input(r, text: str, ctx, acc) -> None:
         return
     lines = text.split("\n")
     for k, line in enumerate(lines[:-1]):
+        if len(line) > 160:
+            continue  # (a program started on a line of its own with a few options: a short line)
         words = line.split()
         if not words or len(words) > 8:
             continue
@@ -540,15 +722,7 @@ def read_interactive_input(r, text: str, ctx, acc) -> None:
         kind = _input_kind(prog, words[1:])
         if kind is None:
             continue
-        rest = "\n".join(lines[k + 1:k + 257])
-        if kind.startswith("code:"):
-            read_code(r, rest, kind[5:], ctx, acc)
-        elif kind == "bang":
-            for cmd in _bang_lines(rest):
-                acc.add(M, "args.bang", f"{prog} is told to run {_show(cmd)} (!CMD)")
-                r.run_text(cmd, ctx.child(), acc)
-        elif kind == "sql":
-            read_code(r, rest, "sql", ctx, acc)
+        read_input(r, prog, kind, "\n".join(lines[k + 1:k + 257]), ctx, acc)
         return
 
 

@@ -26,7 +26,7 @@ LANGS = frozenset((
 VALUE_KINDS = frozenset(("command", "program", "read", "write", "writedir", "upload", "library", "host",
                          "servedir"))
 #: option kinds that are flags (no value)
-FLAG_KINDS = frozenset(("listen", "bang"))
+FLAG_KINDS = frozenset(("listen", "bang", "inplace", "attach"))
 INPUT_KINDS = frozenset(("shell", "bang", "sql"))
 OPERAND_KINDS = frozenset(("command", "program"))
 SUBCOMMAND_KINDS = frozenset(("listen", "upload", "bang", "command"))

@@ -158,10 +158,25 @@ def _glob_matches_any(pat: str, names) -> bool:
 _ENV_NAMES = (".env", ".env.local", ".env.production")
 
 
+def is_private_key_name(base: str) -> bool:
+    """A file named as a private key (tiers.md v3.2): ``*.key``, ``*.p12``, ``*.pfx``, ``*.jks``, ``id_*`` of
+    an SSH key type without ``.pub`` (``id_rsa``, ``id_ed25519_work``), ``*key.pem``/``privkey*.pem``."""
+    if base.endswith(T.PRIVATE_KEY_SUFFIXES):
+        return len(base) > 4
+    if base.startswith("id_"):
+        return base[3:].split("_", 1)[0].split("-", 1)[0] in T.SSH_KEY_TYPES and "." not in base
+    return base.endswith(".pem") and ("privkey" in base or base.endswith("key.pem") or "private" in base)
+
+
 def is_secret_read(p: str) -> bool:
     """A file whose contents are secrets outside the sensitive and ``.env`` files (``/etc/shadow``, TLS private
-    keys, ``/run/secrets/…``, ``/proc/N/environ``): table SECRET_READ_FILES, SECRET_READ_DIRS, SECRET_READ_GLOBS."""
-    if not p or p[0] != "/":
+    keys, ``/run/secrets/…``, ``/proc/N/environ``, private keys by name anywhere): table SECRET_READ_FILES,
+    SECRET_READ_DIRS, SECRET_READ_GLOBS, PRIVATE_KEY_SUFFIXES."""
+    if not p:
+        return False
+    if is_private_key_name(p.rsplit("/", 1)[-1]):
+        return True
+    if p[0] != "/":
         return False
     if p in T.SECRET_READ_FILES:
         return True

@@ -22,6 +22,7 @@ from core.policy._arguments import (
     read_arguments,
     read_interactive_input,
     served_dir,
+    shell_named,
 )
 from core.policy._lexer import (
     LIT,
@@ -1482,8 +1483,8 @@ def h_find(r, prog, args, metas, ctx, acc, stdin):
             acted = True
             for s in starts[:4]:
                 argv = [x.replace("{}", s) if "{}" in x else x for x in cmd]
-                if not any("{}" in x for x in cmd):
-                    argv = argv + [s]
+                if not any("{}" in x for x in cmd) and cmd[0].rsplit("/", 1)[-1] not in SHELL_NAMES:
+                    argv = argv + [s]  # (a shell without {} starts with no script: interactive)
                 c = ctx.child()
                 c.implied = 2 if filtered else 1
                 r.run_argv(argv, [None] * len(argv), c, acc, None)
@@ -1607,12 +1608,17 @@ def h_chown(r, prog, args, metas, ctx, acc, stdin):
 
 def h_dd(r, prog, args, metas, ctx, acc, stdin):
     of = None
+    raw = None  # a block device read: every file on the disk (secrets included)
     for a in args:
         if a.startswith("of="):
             of = a[3:]
+        elif a.startswith("if=") and r.pclass(a[3:], ctx) == P.BLOCKDEV:
+            raw = a[3:]
+    if raw is not None:
+        acc.add(M, "shell.dd.raw_read", f"dd reads the raw disk {_show(raw)} (every file on it, secrets included)")
     if of is None:
         acc.add(L, "shell.dd", "dd to standard output")
-        return OTHER
+        return SECRET if raw is not None else OTHER
     cls = r.pclass(of, ctx)
     if cls == P.BLOCKDEV:
         acc.add(C, "shell.dd.block_device", f"dd onto the block device {_show(of)} (overwrites the disk)")
@@ -1985,6 +1991,11 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         acc.add(S, "shell.git", "git")
         return OTHER
     sub, rest = args[i], args[i + 1:]
+    if sub in ("daemon", "instaweb"):
+        # a git server: it listens on the network (HIGH when it serves the root, a home or a system directory)
+        served = [a.split("=", 1)[1] for a in rest if a.startswith("--base-path=")] + [
+            a for a in rest if a[:1] != "-"]
+        served_dir(r, f"git {sub}", ["--directory", served[0]] if served else [], ctx, acc)
     if sub == "config":
         cpos = [a for a in rest if not a.startswith("-")]
         if len(cpos) >= 2:
@@ -2121,6 +2132,8 @@ def h_gh(r, prog, args, metas, ctx, acc, stdin):
         acc.add(H, "shell.gh.release", f"{prog} release create (publishes a release)")
     elif group in T.FORGE_SECRET_GROUPS and verb in ("set", "delete", "remove"):
         acc.add(H, "shell.gh.secret", f"{prog} {group} {verb} (CI secrets and variables)")
+    elif (group, verb) == ("pr", "checkout") or (group, verb) == ("repo", "clone"):
+        acc.add(L, "shell.gh", f"{prog} {group} {verb} (a local checkout)")
     elif verb in ("list", "view", "status", "diff", "checks", "ls") or group in ("browse", "search", "status",
                                                                                 "help", "version", "completion"):
         acc.add(S, "shell.gh.read", f"{prog} {group} {verb}".strip())
@@ -2181,6 +2194,10 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
             return OTHER
     if sub in ("run", "create") and obj in (None, "container"):
         return _docker_run(r, prog, rest, ctx, acc)
+    if sub == "cp" and obj in (None, "container"):
+        cpos = [a for a in rest if a[:1] != "-"]
+        if len(cpos) >= 2 and ":" not in cpos[-1].split("/", 1)[0] and cpos[-1] != "-":
+            r.write_path(cpos[-1], ctx, acc, f"{prog} cp writes")  # from a container onto the host
     if sub == "exec" and obj in (None, "container"):
         o = getopts(rest, frozenset("euwd"), frozenset(("--env", "--user", "--workdir", "--env-file",
                                                         "--detach-keys")), stop_at_pos=True)
@@ -2856,6 +2873,9 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     if args and args[0][:1] != "-" and args[0] != "run" and (
             prog in T.INSTALLERS or prog in T.PUBLISHERS or prog in T.PACKAGE_RUNNERS):
         return h_pkg(r, prog, args, metas, ctx, acc, stdin)  # bun install, deno publish …
+    if base == "php" and "-S" in args:
+        served_dir(r, f"{prog} -S", args, ctx, acc)  # php's built-in web server (-t DIR: what it serves)
+        return OTHER
     if args and args[0] == "run" and base in ("deno", "bun"):
         k = 1
         while k < len(args) and args[k].startswith("-"):
@@ -3874,6 +3894,8 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
             acc.add(H, "shell.cloud.delete", f"aws s3 {v} --delete")
         else:
             acc.add(L, "shell.cloud", f"aws s3 {v}")
+            if v in ("sync", "cp", "mv"):
+                _bucket_copy(r, f"aws s3 {v}", args[args.index(v) + 1:] if v in args else [], ctx, acc)
         return OTHER
     op = cmd[-1].lower() if cmd else ""
     if prog == "aws" and cmd[:2] == ["configure", "get"] and any(_is_secret_name(a.upper()) for a in args[2:]):
@@ -3895,6 +3917,28 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
     else:
         acc.add(M, "shell.cloud", f"{prog} {verbs} (changes cloud resources)")
     return OTHER
+
+
+def _bucket_copy(r, what: str, args: list, ctx, acc) -> None:
+    """A copy between local files and a bucket (``aws s3 cp SRC DST``): local to bucket is an upload (MEDIUM; a
+    secret file HIGH), bucket to local a write of the local target."""
+    pos = [a for k, a in enumerate(args) if a[:1] != "-" and not (k and args[k - 1].startswith("--") and "=" not in
+                                                                    args[k - 1] and args[k - 1] not in _S3_FLAGS)]
+    if len(pos) < 2:
+        return
+    src, dst = pos[0], pos[-1]
+    remote = ("s3://", "gs://", "az://", "r2://")
+    if dst.startswith(remote) and not src.startswith(remote):
+        acc.add(M, "shell.cloud.upload", f"{what} uploads {_show(src)} to {_show(dst)}")
+        r.sends_secret(what, src, ctx, acc)
+    elif src.startswith(remote) and not dst.startswith(remote) and dst != "-":
+        r.write_path(dst, ctx, acc, f"{what} writes")
+
+
+#: aws s3 options that take no value
+_S3_FLAGS = frozenset(("--recursive", "--dryrun", "--quiet", "--no-progress", "--only-show-errors", "--follow-symlinks",
+                       "--no-follow-symlinks", "--exact-timestamps", "--size-only", "--delete", "--no-sign-request",
+                       "--no-guess-mime-type", "--force-glacier-transfer", "--ignore-glacier-warnings"))
 
 
 def h_remote_delete(r, prog, args, metas, ctx, acc, stdin):
@@ -4326,24 +4370,49 @@ def h_invoke_expression(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+#: gdb commands that run something beyond the program being debugged (a shell, code in another language, a
+#: file of commands, a user-defined command)
+_GDB_CODE = {"python": "python", "py": "python", "pi": "python", "python-interactive": "python", "guile": None,
+             "gu": None, "compile": None, "source": None, "define": None, "eval": None, "jit-reader-load": None,
+             "add-auto-load-safe-path": None, "pipe": None, "|": None, "shell": None}
+_GDB_CALLS = re.compile(r"\b(?:system|execl?p?e?|execv[pe]*|popen|dlopen|posix_spawnp?|fork)\s*\(")
+
+
 def h_gdb(r, prog, args, metas, ctx, acc, stdin):
-    """gdb -ex CMD / --eval-command=CMD: debugger commands given inline (MEDIUM like ``python -c``); ``shell
-    CMD``/``!CMD`` and calls such as ``call system("…")`` run the command they name."""
+    """gdb -ex CMD / --eval-command=CMD: debugger commands given inline. Plain debugger commands (``bt``, ``info``,
+    ``run``, ``print x``) are LOW like running the program; ``shell CMD``/``!CMD`` and ``pipe … | CMD`` run the
+    command they name, ``python``/``guile``/``source``/``define``/``eval`` run code (MEDIUM), and an expression
+    that calls ``system``/``exec…``/``popen``/``dlopen`` in the debuggee is MEDIUM and read. Attaching to a running
+    process (``-p PID``, ``attach PID``) reads its memory: MEDIUM."""
     cmds = []
     for k, a in enumerate(args):
         if a in ("-ex", "-iex", "--ex", "--eval-command", "-eval-command") and k + 1 < len(args):
             cmds.append(args[k + 1])
         elif a.startswith(("--eval-command=", "-eval-command=")):
             cmds.append(a.split("=", 1)[1])
+        elif a in ("-p", "--pid") or a.startswith("--pid="):
+            acc.add(M, "shell.gdb.attach", f"{prog} attaches to a running process (it can read its memory and secrets)")
     if not cmds:
         acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
         return OTHER
-    acc.add(M, "shell.inline_code", f"{prog} -ex runs inline debugger commands")
+    acc.add(L, "shell.gdb", f"{prog} -ex runs debugger commands")
     for c in cmds:
         c = c.strip()
-        if c.startswith("!") or c.startswith("shell "):
-            r.run_text(c[1:] if c.startswith("!") else c[6:], ctx, acc)
-        else:
+        head = c.split(None, 1)[0] if c else ""
+        if c.startswith("!") or head == "shell":
+            acc.add(M, "shell.inline_code", f"{prog} -ex runs a shell command")
+            r.run_text(c[1:] if c.startswith("!") else c[6:], ctx.child(), acc)
+        elif head in ("pipe", "|"):
+            acc.add(M, "shell.inline_code", f"{prog} -ex pipes output into a shell command")
+            if "|" in c[len(head):]:
+                r.run_text(c[len(head):].rsplit("|", 1)[1], ctx.child(), acc)
+        elif head in _GDB_CODE:
+            acc.add(M, "shell.inline_code", f"{prog} -ex runs {head} code")
+            _scan_code(r, c[len(head):], ctx, acc, _GDB_CODE[head])
+        elif head == "attach":
+            acc.add(M, "shell.gdb.attach", f"{prog} attaches to a running process (it can read its memory and secrets)")
+        elif _GDB_CALLS.search(c) or shell_named(c) is not None:
+            acc.add(M, "shell.inline_code", f"{prog} -ex makes the debugged program run a command")
             _scan_code(r, c, ctx, acc, None)
     return OTHER
 
@@ -4665,8 +4734,7 @@ def _ex_effects(text: str, lines_are_keys: bool = False):
                 cmd = rest
                 while cmd.startswith("++"):
                     cmd = cmd.split(None, 1)[1] if " " in cmd else ""
-                if cmd.strip():
-                    out.append(("cmd", cmd))
+                out.append(("cmd", cmd if cmd.strip() else "sh"))  # (`:shell` alone: an interactive shell)
                 break
             elif name in _EX_CODE:
                 out.append(("code", _EX_CODE[name], rest))

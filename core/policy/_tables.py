@@ -31,14 +31,18 @@ SENSITIVE_HOME_FILES = frozenset((
 SENSITIVE_HOME_DIRS = (".ssh", ".gnupg", ".config/gcloud/legacy_credentials", ".aws/sso/cache", ".aws/cli/cache",
                        ".config/op", ".password-store", ".local/share/keyrings")
 #: files whose contents are secrets when read (besides sensitive and .env files)
-SECRET_READ_FILES = frozenset(("/etc/shadow", "/etc/gshadow", "/etc/sudoers",
+SECRET_READ_FILES = frozenset(("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/shadow-", "/etc/gshadow-",
+                               "/etc/security/opasswd", "/etc/master.passwd", "/etc/krb5.keytab",
                                # a process's environment (the same as `env`: MEDIUM)
                                "/proc/self/environ", "/proc/1/environ", "/proc/thread-self/environ"))
 #: directories whose files are secrets when read: TLS private keys, container and Kubernetes secrets
 SECRET_READ_DIRS = ("/etc/ssl/private", "/etc/pki/tls/private", "/run/secrets", "/var/run/secrets",
                     "/etc/letsencrypt/live", "/etc/letsencrypt/archive", "/etc/kubernetes/pki", "/var/lib/kubelet/pki",
-                    "/etc/wireguard", "/etc/ipsec.d/private", "/root/.ssh")
+                    "/etc/wireguard", "/etc/ipsec.d/private", "/root/.ssh", "/etc/sudoers.d")
 #: glob patterns of secret files outside the home directory (any process's environment, like `env`)
+#: private keys by name, wherever they are (tiers.md v3.2): suffixes, and the SSH key types of ``id_TYPE``
+PRIVATE_KEY_SUFFIXES = (".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk")
+SSH_KEY_TYPES = frozenset(("rsa", "dsa", "ecdsa", "ed25519", "ecdsa-sk", "ed25519-sk", "xmss"))
 SECRET_READ_GLOBS = ("/proc/*/environ", "/proc/*/task/*/environ", "/etc/ssh/ssh_host_*_key", "/etc/*.key")
 BLOCK_DEVICE_PREFIXES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "nbd", "disk", "rdisk",
                          "mapper/", "disk/by-", "sr", "fd0")

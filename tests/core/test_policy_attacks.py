@@ -930,7 +930,7 @@ CASES = [
     ('terminal', 'cp ~/.ssh/id_rsa ~/.ssh/id_rsa.bak', H),
     ('terminal', 'cp README.md /tmp/x', L),
     ('terminal', 'cp ~/notes.txt ./', L),
-    ('terminal', 'ln -s ~/.ssh/id_rsa k', L),
+    ('terminal', 'ln -s ~/.ssh/id_rsa k', M),  # a secret file as an operand (tiers.md v3.2)
     # an option's value read as the subcommand: global options (table GLOBAL_OPTS) are read first, and an
     # unknown option followed by a word counts both ways (the higher tier decides)
     ('terminal', 'helm -n prod uninstall api', H),
