@@ -1,0 +1,34 @@
+"""Floors on the red-team rounds of commands (``tests/data/policy_redteam/``): techniques written by helpers
+who had not seen the tables must be held for a person (MEDIUM or higher), everyday commands approved at once
+(SAFE or LOW). ``python bench/redteam.py --misses`` prints the rows on the wrong side."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from redteam import DATA_DIR, load, measure  # noqa: E402
+
+#: round -> (share of techniques held, share of everyday commands auto-approved) it must keep
+FLOORS = {
+    "round1.jsonl": (0.96, 0.99),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_round_keeps_its_floor(name: str) -> None:
+    report = measure(load(DATA_DIR / name))
+    held, n_hold = report["hold"]
+    auto, n_auto = report["auto"]
+    want_hold, want_auto = FLOORS[name]
+    misses = [(m["expect"], m["tier"], m["command"][:80]) for m in report["misses"]]
+    assert held / n_hold >= want_hold, misses
+    assert auto / n_auto >= want_auto, misses
+
+
+def test_every_round_has_a_floor() -> None:
+    assert {p.name for p in DATA_DIR.glob("*.jsonl")} <= set(FLOORS)
