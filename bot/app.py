@@ -22,7 +22,7 @@ from core.broker import Broker, BrokerSettings
 from core.channel import Channel
 from core.crisis_desk import CrisisSettings
 from core.ledger import Ledger
-from core.policy import Policy, PolicyTables
+from core.policy import Policy
 
 log = logging.getLogger("signoff")
 
@@ -121,11 +121,7 @@ class Daemon:
             except Exception as exc:
                 reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 raise LedgerUnavailable(f"cannot open the ledger (ledger.url: {url}): {reason}") from exc
-            policy = Policy(PolicyTables(
-                shell_actions=tuple(cfg.policy.shell_actions),
-                action_tiers=dict(cfg.policy.action_tiers),
-                read_only_programs=tuple(cfg.policy.read_only_programs),
-            ))
+            policy = Policy(cfg.policy.tables())
             crisis = CrisisSettings(resources=tuple(cfg.crisis.resources), ack_timeout=cfg.crisis.ack_timeout,
                                     max_realerts=cfg.crisis.max_realerts, store_text=cfg.crisis.store_text)
             low = cfg.tiers.LOW.without_llm

@@ -389,7 +389,7 @@ def _cmd_classify(args) -> int:
 
 
 def _policy(args):
-    from core.policy import Policy, PolicyTables
+    from core.policy import Policy
 
     if args.config is None and not os.environ.get("SIGNOFF_CONFIG"):
         from pathlib import Path
@@ -397,8 +397,7 @@ def _policy(args):
         if not (Path.home() / ".config" / "signoff" / "config.yaml").is_file():
             return Policy()
     cfg = _load(args).policy
-    return Policy(PolicyTables(shell_actions=tuple(cfg.shell_actions), action_tiers=dict(cfg.action_tiers),
-                               read_only_programs=tuple(cfg.read_only_programs)))
+    return Policy(cfg.tables())
 
 
 # doctor --------------------------------------------------------------------------------------

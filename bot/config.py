@@ -79,6 +79,25 @@ class PolicyConfig(_Section):
     shell_actions: list[str] = Field(default_factory=list)
     action_tiers: dict[str, Tier] = Field(default_factory=dict)
     read_only_programs: list[str] = Field(default_factory=list)
+    programs: dict[str, dict[str, Any]] = Field(default_factory=dict)  # additions to the program knowledge
+
+    @field_validator("programs")
+    @classmethod
+    def _programs(cls, value: dict) -> dict:
+        from core.policy._knowledge import KnowledgeError, load
+
+        try:
+            load(extra=value)
+        except KnowledgeError as exc:
+            raise ValueError(f"policy.{exc}") from None
+        return value
+
+    def tables(self):
+        """These settings as the classifier's :class:`core.policy.PolicyTables`."""
+        from core.policy import PolicyTables
+
+        return PolicyTables(shell_actions=tuple(self.shell_actions), action_tiers=dict(self.action_tiers),
+                            read_only_programs=tuple(self.read_only_programs), programs=dict(self.programs))
 
     @field_validator("action_tiers", mode="before")
     @classmethod

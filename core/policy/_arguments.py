@@ -166,12 +166,14 @@ def shell_named(word: str) -> tuple[str, str] | None:
     # the path before the name belongs to the command (`/bin/sh -i`)
     while start > 0 and word[start - 1] not in "!|=: '\"(`;,{[":
         start -= 1
-    end = len(word)
-    for stop in ",'\")`;}]":
-        k = word.find(stop, m.end(1))
-        if 0 <= k < end:
-            end = k
-    return m.group(1).lower(), word[start:end].strip()
+    # the command ends where what opened it closes: a quote, a bracket; after `=`/`:` at a comma (socat's
+    # EXEC:bash -li,pty); at the start of the word it is the whole word
+    opener = word[start - 1] if start > 0 else ""
+    closer = {"'": "'", '"': '"', "(": ")", "{": "}", "[": "]", "`": "`"}.get(opener)
+    if closer is None and opener in ("=", ":"):
+        closer = ","
+    end = word.find(closer, m.end(1)) if closer else -1
+    return m.group(1).lower(), word[start:end if end >= 0 else len(word)].strip()
 
 
 #: programs that connect a pipe to the network (a shell between two of them, or fed by one, is a remote shell)
@@ -290,7 +292,7 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
     program (UNKNOWN: no handler and not read-only; READ_ONLY; HANDLED: a handler read it). Raises tiers on
     ``acc`` only; never raises.
     """
-    entry = K.PROGRAMS.get(prog)
+    entry = r.programs.get(prog)
     if entry is not None:
         if _read_entry(r, prog, entry, args, ctx, acc, stdin):
             return  # a wrapper: the command it runs was read
@@ -339,8 +341,12 @@ def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
         if not a or _HINT.search(a) is None or prev_opt in PROSE_OPTIONS:
             prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
             continue
+        if a.startswith(SHELL_SETTING_VARS):
+            prev, prev_opt = a, None
+            continue  # (SHELL=/bin/bash names the shell recipes run with: nothing is started here)
         is_opt = a[:1] == "-" and len(a) > 1
-        valued = (is_opt and ("=" in a or a[2:3] in ("/", "~"))) or (not is_opt and prev_opt is not None)
+        attached = is_opt and "=" not in a and a[1:2] != "-" and a[2:3] in ("/", "~")  # -o/etc/cron.d
+        valued = (is_opt and ("=" in a or attached)) or (not is_opt and prev_opt is not None)
         values = _values(a, inner)
         work -= len(values)
         for v in values:
@@ -360,7 +366,7 @@ def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
                     f.secret = f.secret or v
                 elif cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.BLOCKDEV, P.SYSRQ):
                     if (valued and v is not a) or (not is_opt and prev_opt):
-                        opt_name = _option_name(a if is_opt else prev_opt)
+                        opt_name = a[1] if attached else _option_name(a if is_opt else prev_opt)
                         if _is_output_option(opt_name, a[:2] if is_opt else prev_opt[:2]):
                             f.output = f.output or (opt_name, v)
                         if opt_name in SERVE_OPTION_WORDS:
@@ -692,9 +698,9 @@ def served_dir(r, what: str, args: list, ctx, acc) -> None:
 
 
 #: what a bare interpreter reads from its input: program -> language (the knowledge table adds more)
-def _input_kind(prog: str, words: list) -> str | None:
+def _input_kind(r, prog: str, words: list) -> str | None:
     """What ``prog`` started with ``words`` (its options only) reads from its input, or None."""
-    entry = K.PROGRAMS.get(prog)
+    entry = r.programs.get(prog)
     if entry is not None and entry.input is not None:
         return entry.input
     base = "python3" if prog.startswith("python") else prog
@@ -719,7 +725,7 @@ def read_interactive_input(r, text: str, ctx, acc) -> None:
         if words[0] in T.WRAPPERS and len(words) > 1:
             words = words[1:]
         prog = words[0].rsplit("/", 1)[-1]
-        kind = _input_kind(prog, words[1:])
+        kind = _input_kind(r, prog, words[1:])
         if kind is None:
             continue
         read_input(r, prog, kind, "\n".join(lines[k + 1:k + 257]), ctx, acc)

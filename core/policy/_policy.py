@@ -48,11 +48,14 @@ class PolicyTables:
         shell_actions: extra action names whose command is read as shell.
         action_tiers: extra exact action names and their tier; they win over the built-in names and words.
         read_only_programs: extra programs that are SAFE (read-only).
+        programs: additions to the program knowledge table (``core/policy/data/programs.toml``, the same keys):
+            program name -> entry; an entry for a listed program adds to it.
     """
 
     shell_actions: tuple[str, ...] = ()
     action_tiers: Mapping[str, Tier] = field(default_factory=lambda: MappingProxyType({}))
     read_only_programs: tuple[str, ...] = ()
+    programs: Mapping[str, Mapping] = field(default_factory=lambda: MappingProxyType({}))
 
 
 def _display(text: str) -> str:
@@ -146,7 +149,7 @@ class Policy:
             exact[exact_key(name)] = Tier.parse(tier)
         self._exact = exact
         self._extra_exact = frozenset(exact_key(n) for n in tables.action_tiers)
-        self._reader = ShellReader(tables.read_only_programs)
+        self._reader = ShellReader(tables.read_only_programs, tables.programs)
         self._action_cache: dict = {}
         self._flag_cache: dict = {}
 

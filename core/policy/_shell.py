@@ -9,6 +9,7 @@ import re
 import shlex
 from itertools import repeat
 
+from core.policy import _knowledge as K
 from core.policy import _paths as P
 from core.policy import _tables as T
 from core.policy._arguments import (
@@ -223,8 +224,9 @@ def _prod_in(words) -> bool:
 class ShellReader:
     """Reads command text as a shell does and returns its tier."""
 
-    def __init__(self, read_only_extra=()):
+    def __init__(self, read_only_extra=(), programs_extra=None):
         self.read_only = T.READ_ONLY | frozenset(read_only_extra)
+        self.programs = K.load(extra=programs_extra) if programs_extra else K.PROGRAMS
         self.handlers = _build_handlers()
 
     # ------------------------------------------------------------------ entry

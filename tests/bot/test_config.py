@@ -25,6 +25,8 @@ def write(tmp_path, text: str) -> Path:
     ("tiers: {LOW: {without_llm: maybe}}\n", "tiers.LOW.without_llm"),
     ("server: {socket_mode: '0666'}\n", "server.socket_mode"),
     ("policy: {action_tiers: {deploy_docs: PURPLE}}\n", "policy.action_tiers"),
+    ("policy: {programs: {mytool: {optons: {-x: command}}}}\n", "policy.programs.mytool: unknown key(s) optons"),
+    ("policy: {programs: {mytool: {options: {--run: runs}}}}\n", "policy.programs.mytool.options.--run: 'runs'"),
     ("- a\n- b\n", "top level must be a mapping"),
     ("server: [\n", "not valid YAML"),
 ])
