@@ -98,6 +98,9 @@ _NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=T
 #: one anywhere (``spawn /bin/sh``). Not a bare name after a blank: in prose ("fix the bash script") it is data.
 _SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
                        r")(?=$|[\s'\"),;`&|}\]])")
+#: capabilities that let a program act as root (``setcap cap_setuid+ep FILE``, ``capsh --caps=…``)
+_PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
+                             r"fowner|sys_module|sys_rawio|setfcap|setpcap)\b[^ ]*[=+][a-z]*e")
 #: the name-like tokens of a word (a shell's name is one of them)
 _NAME_TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 #: cheap test: an argument that may carry any of the generic signals
@@ -297,13 +300,18 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
         if _read_entry(r, prog, entry, args, ctx, acc, stdin):
             return  # a wrapper: the command it runs was read
     if known == READ_ONLY:
-        if args and prog not in T.CONTENT_READERS and prog not in METADATA_READERS:
-            r.read_secret_check(prog, [a for a in args[:MAX_ARGS] if a and a[0] != "-"], ctx, acc)
+        if args:
+            _read_only_secrets(r, prog, args, ctx, acc)
         return
     if known == UNKNOWN:
         if args:
             f = argument_facts(r, args, ctx, inner=True)
             _decide(r, prog, f, ctx, acc)
+            if f.net is not None and any(m is not None and m[0] == "secret" for m in metas[:MAX_ARGS]):
+                acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
+                                               f"them over the network")
+            if _PRIVILEGE_CAPS.search(" ".join(args[:MAX_ARGS])):
+                acc.add(H, "args.capabilities", f"{prog} grants root-like capabilities (a privilege escalation)")
         else:
             f = None
         _fed(r, prog, f, stdin, ctx, acc)
@@ -324,6 +332,37 @@ def _maybe_net(v: str) -> bool:
 def _maybe_listen(v: str) -> bool:
     """Cheap test before :func:`_listening`."""
     return "0.0.0.0" in v or "::" in v or "*:" in v or "isten" in v or "ISTEN" in v or "-l:" in v or "-L:" in v
+
+
+#: options of read-only programs whose value is a file they read (a list of names, patterns, dates …)
+_FILE_LIST_OPTIONS = frozenset(("-f", "-F", "--file", "--files-from", "--files0-from", "--from-file", "-T",
+                                "--exclude-from", "--include-from", "-a", "--arg-file"))
+
+
+def _read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
+    """A read-only program given a secret file: its operands are read (unless it only names files: ``ls``,
+    ``stat``, checksums, which the content readers' own check skips too), and so is an option's file value
+    whatever the program (``file -f /etc/shadow``, ``ss -F``, ``readelf @/etc/shadow``)."""
+    names_only = prog in METADATA_READERS
+    files = []
+    prev_opt = False
+    for a in args[:MAX_ARGS]:
+        if not a:
+            continue
+        if a[0] == "-":
+            if "=" in a:
+                files.append(a.split("=", 1)[1])
+            elif a[1:2] != "-" and a[2:3] in ("/", "~", "."):
+                files.append(a[2:])
+            prev_opt = a in _FILE_LIST_OPTIONS
+            continue
+        if prev_opt or (not names_only and prog not in T.CONTENT_READERS):
+            files.append(a[1:] if a[0] == "@" else a)
+        elif a[0] == "@":
+            files.append(a[1:])
+        prev_opt = False
+    if files:
+        r.read_secret_check(prog, files, ctx, acc)
 
 
 def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
@@ -403,7 +442,7 @@ def _decide(r, prog: str, f: Facts, ctx, acc) -> None:
         if f.net is not None:
             acc.add(H, "args.remote_shell", f"{prog} joins {name} to {_show(f.net)} (a remote shell)")
         else:
-            acc.add(M, "args.shell", f"{prog} starts {name}, which runs code that cannot be read here")
+            acc.add(M, "args.shell", f"{prog} is given {name} to run: code that cannot be read here")
         if text and " " in text and MARK not in text:
             r.run_text(text, ctx.child(), acc)
     if f.output is not None:
@@ -612,6 +651,8 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin) -> None:
             read_code(r, ctx.written[key], kind[7:], ctx, acc)
         elif key is not None and key in ctx.downloaded:
             acc.add(H, "shell.download_exec", f"{what} runs the downloaded script {_show(val)}")
+        elif key is None:
+            acc.add(M, "args.script", f"{what} runs a {kind[7:]} script decided at run time")
         else:
             acc.add(L, "args.script", f"{what} runs the {kind[7:]} script {_show(val)}")
     elif kind == "read":

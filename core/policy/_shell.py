@@ -575,8 +575,14 @@ class ShellReader:
         """A command's output sent to a file (``> f``): literal text is remembered (``echo … > f; sh f``), a
         download marks the file as downloaded code (``curl URL > a.py && python3 a.py``)."""
         for rd in redirs:
-            if rd.op in (">", ">>", ">|") and rd.fd in (None, "1") and rd.target is not None and rd.target.lit:
-                key = P.normalize(rd.target.lit, ctx.cwd)
+            if rd.op in (">", ">>", ">|") and rd.fd in (None, "1") and rd.target is not None:
+                target = rd.target.lit
+                if target is None and all(p[0] == LIT or p[0] == VAR for p in rd.target.parts):
+                    fields, _ = self.expand(rd.target, ctx, Acc(), split=False)  # (`> $TF`: a variable's value)
+                    target = "".join(fields)
+                if not target or MARK in target:
+                    continue
+                key = P.normalize(target, ctx.cwd)
                 if out == DOWNLOAD or out == DECODED:  # (decoded data run later is HIGH like `| sh`)
                     if len(ctx.downloaded) < 64:
                         ctx.downloaded.add(key)
@@ -1409,6 +1415,17 @@ def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
 # signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
 
 
+def h_mktemp(r, prog, args, metas, ctx, acc, stdin):
+    """mktemp prints the name of a new temporary file (or directory, ``-d``): a name the data flow can follow,
+    so ``TF=$(mktemp); echo CODE > $TF; prog --script=$TF`` reads CODE (each call gets its own name)."""
+    n = sum(1 for f in ctx.flags if f.startswith("mktemp:"))
+    ctx.flags.add(f"mktemp:{n}")
+    pos = [a for a in args if a[:1] != "-"]
+    name = pos[0].replace("X", str(n % 10)) if pos and MARK not in pos[0] else f"/tmp/tmp.signoff{n}"
+    acc.add(L, "shell.mktemp", f"{prog} (a new temporary file)")
+    return ("lit", name + "\n")
+
+
 def h_mapfile(r, prog, args, metas, ctx, acc, stdin):
     """``mapfile``/``readarray [-C callback] [ARRAY] < file``: lines of the input into an array (secret when the
     input is); the callback runs as a command for every few lines."""
@@ -1568,13 +1585,18 @@ def h_chmod(r, prog, args, metas, ctx, acc, stdin):
                     break
         mode = pos[0] if pos else ""
         targets = pos[1:]
-    if _mode_world_writable(mode):
-        acc.add(H, "shell.chmod.world_writable", f"chmod {mode} makes files writable by everyone")
-    for bit in _mode_special_bits(mode):
-        acc.add(T.CHMOD_SPECIAL_BITS[bit], f"shell.chmod.{bit}",
-                f"chmod {mode} sets the {bit} bit (the program runs as its {'owner' if bit == 'setuid' else 'group'})")
+    _mode_effects("chmod", mode, acc)
     _perm_targets(r, prog, rec, targets, ctx, acc)
     return OTHER
+
+
+def _mode_effects(prog: str, mode: str, acc) -> None:
+    """A file mode given to chmod or ``install -m``: writable by everyone (HIGH), setuid/setgid bits."""
+    if _mode_world_writable(mode):
+        acc.add(H, "shell.chmod.world_writable", f"{prog} {mode} makes files writable by everyone")
+    for bit in _mode_special_bits(mode):
+        acc.add(T.CHMOD_SPECIAL_BITS[bit], f"shell.chmod.{bit}",
+                f"{prog} {mode} sets the {bit} bit (the program runs as its {'owner' if bit == 'setuid' else 'group'})")
 
 
 def _perm_targets(r, prog, rec, targets, ctx, acc):
@@ -3231,6 +3253,9 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
         r.write_path(d, ctx, acc, verb)
     if prog == "install" and (_first(o, "o", "--owner") or "") in ("root", "0"):
         acc.add(M, "shell.install.root", "install -o root")
+    mode = _first(o, "m", "--mode") if prog == "install" else None
+    if mode:
+        _mode_effects("install", mode, acc)
     if prog in ("cp", "install", "ditto"):
         # a copy reads its sources: a private key or credential file copied out of its place is a secret read
         for s in srcs:
@@ -4152,6 +4177,7 @@ def h_su(r, prog, args, metas, ctx, acc, stdin):
 def h_xargs(r, prog, args, metas, ctx, acc, stdin):
     i, n = 0, len(args)
     repl = None
+    arg_file = None  # -a FILE: the items are read from FILE instead of the input
     records = False  # -0 / -d: one item per record (a NUL from printf reads as a new line), not per word
     while i < n:
         a = args[i]
@@ -4166,8 +4192,12 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
                 repl = args[i + 1] if i + 1 < n else "{}"
             if a in ("-d", "--delimiter"):
                 records = _unescape(args[i + 1]) if i + 1 < n else True
+            if a in ("-a", "--arg-file") and i + 1 < n:
+                arg_file = args[i + 1]
             i += 2
             continue
+        if a.startswith("--arg-file="):
+            arg_file = a.split("=", 1)[1]
         if a.startswith("--delimiter=") or (a.startswith("-d") and not a.startswith("--")):
             records = _unescape(a.split("=", 1)[1] if a.startswith("--") else a[2:])
         elif a == "--null" or (not a.startswith("--") and "0" in a):
@@ -4180,6 +4210,10 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
             repl = a.split("=", 1)[1] or "{}"
         i += 1
     cmd = args[i:] or ["echo"]
+    if arg_file is not None:
+        r.read_secret_check(f"{prog} -a", [arg_file], ctx, acc)
+        stdin = ("heredoc", "") if r.pclass(arg_file, ctx) == P.NULLDEV else (
+            SECRET if r._is_secret_path(arg_file, ctx) else None)
     if type(stdin) is tuple and stdin[0] in ("lit", "heredoc"):
         if type(records) is str and len(records) == 1:
             items = stdin[1].split(records)  # -d ,
@@ -4411,6 +4445,16 @@ def h_gdb(r, prog, args, metas, ctx, acc, stdin):
         elif head in _GDB_CODE:
             acc.add(M, "shell.inline_code", f"{prog} -ex runs {head} code")
             _scan_code(r, c[len(head):], ctx, acc, _GDB_CODE[head])
+        elif head in ("dump", "append"):
+            # dump [FORMAT] memory|value FILE …: FILE is written
+            try:
+                words = shlex.split(c)
+            except ValueError:
+                words = c.split()
+            if "memory" in words or "value" in words:
+                k = words.index("memory") if "memory" in words else words.index("value")
+                if k + 1 < len(words):
+                    r.write_path(words[k + 1], ctx, acc, f"{prog} {head} writes")
         elif head == "attach":
             acc.add(M, "shell.gdb.attach", f"{prog} attaches to a running process (it can read its memory and secrets)")
         elif _GDB_CALLS.search(c) or shell_named(c) is not None:
@@ -4872,6 +4916,7 @@ def _build_handlers() -> dict:
         h[p] = h_rm
     h["rmdir"] = h_touch
     h["find"] = h_find
+    h["mktemp"] = h_mktemp
     h["chmod"] = h_chmod
     for p in ("chown", "chgrp"):
         h[p] = h_chown

@@ -259,7 +259,9 @@ MOUNTERS = frozenset(("mount", "umount", "swapon", "swapoff", "losetup", "crypts
 NETWORK_SENDERS = frozenset(("curl", "wget", "scp", "rsync", "nc", "ncat", "netcat", "socat", "sftp", "http",
                              "https", "xh", "httpie", "ftp", "lftp", "rclone", "aws", "gsutil", "az", "mail",
                              "sendmail", "mutt", "telnet", "ssh", "s3cmd", "rclone", "gh", "mailx",
-                             "swaks", "ftp", "tftp", "smbclient", "xh", "xhs", "websocat", "wscat", "grpcurl"))
+                             "swaks", "ftp", "tftp", "smbclient", "xh", "xhs", "websocat", "wscat", "grpcurl",
+                             # they send their arguments: a query to a server (secrets in it leave the machine)
+                             "whois", "finger", "dig", "nslookup", "host", "drill", "cancel", "lpr", "lp"))
 #: programs that send their input over the network with some subcommand (``openssl s_client … < .env``)
 NETWORK_SENDER_COMMANDS = {"openssl": ("s_client",), "gnutls-cli": (), "git": ("send-email",)}
 #: programs that upload (or overwrite) the local files among their operands: a secret file operand is HIGH
