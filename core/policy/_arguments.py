@@ -297,7 +297,7 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
     """
     entry = r.programs.get(prog)
     if entry is not None:
-        if _read_entry(r, prog, entry, args, ctx, acc, stdin):
+        if _read_entry(r, prog, entry, args, ctx, acc, stdin, known == HANDLED):
             return  # a wrapper: the command it runs was read
     if known == READ_ONLY:
         if args:
@@ -505,10 +505,13 @@ def _fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
             _decide(r, f"{prog} (fed text)", facts, ctx, acc)
 
 
-def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> bool:
+def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, handled: bool) -> bool:
     """The knowledge table's entry for ``prog`` applied to its arguments (and to text fed to it). True when
-    ``prog`` is a wrapper whose command was read (nothing more to read)."""
+    ``prog`` is a wrapper whose command was read (nothing more to read). ``handled``: the program's handler
+    read its arguments; it also read the command a wrapper runs (xargs, watch …): not read twice."""
     if entry.wraps is not None:
+        if handled:
+            return True
         i, n = 0, len(args)
         while i < n:
             a = args[i]
@@ -525,6 +528,10 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> 
         return False  # nothing found to run: the generic rules read the arguments
     if entry.listens:
         acc.add(M, "args.listen", f"{prog} is a server: it listens on the network")
+    # a handler read the program's operands, code and input precisely: the table adds what options do besides
+    skip = _HANDLED_SKIP if handled else ()
+    if handled and (prog in COMMAND_READERS or prog in T.SQL_CLIENTS):
+        skip = _HANDLED_SKIP_CODE
     opts = entry.options
     pos: list = []
     inplace = False
@@ -554,22 +561,24 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> 
             elif a[1:2] != "-" and a[1:].isalpha():
                 for ch in a[1:]:  # a bundle of flags (-lvnp)
                     fk = opts.get("-" + ch)
-                    if fk in K.FLAG_KINDS:
+                    if fk in K.FLAG_KINDS and not fk.startswith(skip):
                         inplace = inplace or fk == "inplace"
-                        _effect(r, prog, "-" + ch, fk, None, ctx, acc, stdin)
+                        _effect(r, prog, "-" + ch, fk, None, ctx, acc, stdin, entry)
                 if entry.takes_value("-" + a[-1]):
                     i += 1
             elif entry.takes_value(a):
                 i += 1
         else:
             pos.append(a)
-        if kind is not None:
+        if kind is not None and not kind.startswith(skip):
             inplace = inplace or kind == "inplace"
-            _effect(r, prog, name, kind, val, ctx, acc, stdin)
+            _effect(r, prog, name, kind, val, ctx, acc, stdin, entry)
         i += 1
     if inplace:
         for f in pos[:16]:
             r.write_path(f, ctx, acc, f"{prog} rewrites")
+    if handled:
+        return False
     if pos and entry.subcommands:
         kind = entry.subcommands.get(pos[0])
         if kind == "command" and len(pos) > 1:
@@ -578,11 +587,11 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin) -> 
             acc.add(M, "args.upload", f"{prog} {pos[0]} sends {_show(pos[1])} over the network")
             r.sends_secret(prog, pos[1], ctx, acc)
         elif kind is not None and kind.startswith("code:") and len(pos) > 1:
-            _effect(r, prog, pos[0], kind, pos[1], ctx, acc, stdin)
+            _effect(r, prog, pos[0], kind, pos[1], ctx, acc, stdin, entry)
         elif kind is not None:
-            _effect(r, prog, pos[0], kind, None, ctx, acc, stdin)
+            _effect(r, prog, pos[0], kind, None, ctx, acc, stdin, entry)
     if entry.operand is not None and pos and not (entry.subcommands and pos[0] in entry.subcommands):
-        _effect(r, prog, "operand", entry.operand, pos[0], ctx, acc, stdin)
+        _effect(r, prog, "operand", entry.operand, pos[0], ctx, acc, stdin, entry)
     if entry.input is not None and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
         read_input(r, prog, entry.input, stdin[1], ctx, acc)
     return False
@@ -614,7 +623,12 @@ def _put_lines(text: str) -> list:
     return out[:16]
 
 
-def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin) -> None:
+#: table kinds not applied to a program whose handler read it (its code, scripts, reads and bang commands)
+_HANDLED_SKIP_CODE = ("code:", "script:", "read", "bang")
+_HANDLED_SKIP = ("script:", "read", "bang")
+
+
+def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None) -> None:
     """One option's (or operand's) effect, from its kind in the knowledge table."""
     what = f"{prog} {opt}" if opt != "operand" else prog
     if kind == "listen":
@@ -634,8 +648,12 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin) -> None:
         if MARK in val:
             acc.add(M, "args.command", f"{what} runs a command decided at run time")
             return
-        acc.add(M if kind == "program" else S, "args.command", f"{what} runs {_show(val)}")
+        acc.add(S, "args.command", f"{what} runs {_show(val)}")  # (its tier: what it runs; a bare shell MEDIUM)
         r.run_text(val, ctx.child(), acc)
+    elif kind == "code:other" and entry is not None and entry.input == "bang":
+        # a file-transfer or debugger client's own commands (smbclient -c 'ls', lftp -e 'put f'): !CMD runs
+        # CMD, put sends a file; plain commands are what the program is for
+        read_input(r, prog, "bang", val.replace(";", "\n"), ctx, acc)
     elif kind.startswith("code:"):
         lang = kind[5:]
         if lang not in _READ_BY_CONTENT:
@@ -710,13 +728,10 @@ def read_code(r, code: str, lang: str, ctx, acc) -> None:
             r.run_text(cmd, ctx.child(), acc)
         return
     _shell._scan_code(r, code, ctx, acc, lang if lang in _SCANNED_LANGS else None)
-    sh = shell_named(code)
-    if sh is not None:
-        dest = network_destination(code)
-        if dest is not None:
-            acc.add(H, "args.remote_shell", f"{lang} code joins {sh[0]} to {_show(dest)} (a remote shell)")
-        else:
-            acc.add(M, "args.shell", f"{lang} code starts {sh[0]}")
+    # in any language: the shells, secrets, destinations and listening addresses its words name
+    facts = argument_facts(r, [code[:4096]], ctx, inner=True)
+    facts.system = facts.sent = None  # (paths code merely names: the calls it makes are read above)
+    _decide(r, f"{lang} code", facts, ctx, acc)
 
 
 def served_dir(r, what: str, args: list, ctx, acc) -> None:

@@ -65,10 +65,11 @@ class Program:
     subcommands: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def takes_value(self, opt: str) -> bool:
-        """Whether ``opt`` (as typed) takes a value: a value kind, or listed in ``value_opts``."""
+        """Whether ``opt`` (as typed) takes a value: a value kind, or listed in ``value_opts`` (a ``listen``
+        option that names the address it binds, ``ssh -L SPEC``, ``php -S ADDR``, is in both)."""
         kind = self.options.get(opt)
-        if kind is not None:
-            return kind not in FLAG_KINDS
+        if kind is not None and kind not in FLAG_KINDS:
+            return True
         return opt in self.value_opts
 
 
