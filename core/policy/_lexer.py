@@ -14,6 +14,7 @@ Text it cannot read as a shell would (unbalanced quotes, stray parentheses, too 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 MAX_DEPTH = 12
 #: units of work (commands and words read) one classification may spend in the parsers, shared by every
@@ -21,9 +22,36 @@ MAX_DEPTH = 12
 WORK_UNITS = 300
 
 
-def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> list:
-    """A shared work budget: ``[simple commands left, texts left unread, parser units left, nesting]``."""
-    return [nodes, [], units, 0]
+@dataclass(slots=True)
+class Budget:
+    """The work one classification may spend, shared by every parser and reader of it (nested scripts included).
+
+    Attributes:
+        nodes: simple commands still read one by one (past it: left to the overflow scan).
+        unread: texts left unread, for the overflow scan (``core.policy._overflow``).
+        units: parser units left (commands and words read).
+        depth: program dispatches in progress (``xargs xargs …``; bounded by the reader's ``MAX_STACK``).
+    """
+
+    nodes: int
+    unread: list
+    units: int
+    depth: int = 0
+
+    # Positional access, ``budget[1] = sink``: only for core/policy/_overflow.py, whose code this package may not
+    # change (it gives its own scan an unread list); everything else uses the names.
+    _FIELDS = ("nodes", "unread", "units", "depth")
+
+    def __getitem__(self, index: int):
+        return getattr(self, Budget._FIELDS[index])
+
+    def __setitem__(self, index: int, value) -> None:
+        setattr(self, Budget._FIELDS[index], value)
+
+
+def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> Budget:
+    """A fresh shared work budget: ``nodes`` simple commands, ``units`` parser units, nothing unread."""
+    return Budget(nodes, [], units, 0)
 
 _WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
 _TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
@@ -173,7 +201,7 @@ class Parser:
 
     __slots__ = ("s", "n", "i", "depth", "damaged", "pending", "case_depth", "work", "cut")
 
-    def __init__(self, s: str, depth: int = 0, work: list | None = None):
+    def __init__(self, s: str, depth: int = 0, work: Budget | None = None):
         self.s = s
         self.n = len(s)
         self.i = 0
@@ -181,7 +209,7 @@ class Parser:
         self.damaged = False
         self.pending: list[Redirect] = []
         self.case_depth = 0
-        #: the shared budget (see :func:`new_budget`); index 2 counts units, index 1 collects unread text
+        #: the shared budget (:class:`Budget`): ``units`` counts down, ``unread`` collects unread text
         self.work = work if work is not None else new_budget()
         #: where reading stopped when the budget ran out (None: read to the end)
         self.cut: int | None = None
@@ -192,7 +220,7 @@ class Parser:
         if self.cut is None:
             self.cut = self.i
             if self.i < self.n:
-                self.work[1].append(head + self.s[self.i:])
+                self.work.unread.append(head + self.s[self.i:])
         self.i = self.n
         self.pending = []
 
@@ -209,8 +237,8 @@ class Parser:
         items: list = []
         work = self.work
         while True:
-            work[2] -= 1
-            if work[2] < 0:
+            work.units -= 1
+            if work.units < 0:
                 self._stop()
                 return items
             m = _SPACES.match(s, self.i)
@@ -348,7 +376,7 @@ class Parser:
                     for rm in _ONE_REDIR.finditer(r.group(2)):
                         op = rm.group(2)
                         redirs.append(Redirect(op, rm.group(1) or None, Word([(LIT, rm.group(3))], False)))
-                    self.work[2] -= 1
+                    self.work.units -= 1
                     self.i = r.end()
                     return Simple([], [Word([(LIT, w)], False) for w in ws], redirs, start, self.i)
         if m is not None:
@@ -357,12 +385,12 @@ class Parser:
             if first not in _SKIP_WORDS and first not in _SPECIAL_FIRST and "=" not in first:
                 work = self.work
                 if len(ws) > 8:
-                    work[2] -= len(ws) // 4
-                    if work[2] < 0 and len(ws) > 64:
+                    work.units -= len(ws) // 4
+                    if work.units < 0 and len(ws) > 64:
                         # read the program and its first arguments; leave the rest to the overflow scan
                         keep = ws[:64]
                         self.i = m
-                        self.work[1].append(" ".join(ws[:8]) + " " + " ".join(ws[64:]))
+                        self.work.unread.append(" ".join(ws[:8]) + " " + " ".join(ws[64:]))
                         return Simple([], [Word([(LIT, w)], False) for w in keep], [], start, self.i, plain=True)
                 self.i = m
                 return Simple([], [Word([(LIT, w)], False) for w in ws], [], start, self.i, plain=True)
@@ -378,8 +406,8 @@ class Parser:
             i = self.i
             if i >= n:
                 break
-            work[2] -= 1
-            if work[2] < 0:
+            work.units -= 1
+            if work.units < 0:
                 self._stop(" ".join(w.lit if w.lit is not None else "$?" for w in words[:8]) + " " if words else "")
                 break
             c = s[i]
@@ -564,8 +592,8 @@ class Parser:
             i = self.i
             if i >= n or s[i] in "\n;&|()<>":
                 break
-            self.work[2] -= 1
-            if self.work[2] < 0:
+            self.work.units -= 1
+            if self.work.units < 0:
                 self._stop(f"for {var} in ")
                 break
             start = i
@@ -611,8 +639,8 @@ class Parser:
             i = self.i
             if i >= n or s[i] in "\n;":
                 break
-            self.work[2] -= 1
-            if self.work[2] < 0:
+            self.work.units -= 1
+            if self.work.units < 0:
                 self._stop()
                 break
             w = self.word(test=True)
@@ -903,8 +931,8 @@ class Parser:
     def _dollar(self, parts: list, quoted: bool) -> bool:
         s, n = self.s, self.n
         i = self.i
-        self.work[2] -= 1
-        if self.work[2] < 0:
+        self.work.units -= 1
+        if self.work.units < 0:
             self._stop()
             return False
         nxt = s[i + 1] if i + 1 < n else ""
@@ -975,8 +1003,8 @@ class Parser:
     def _backtick(self, parts: list, quoted: bool) -> None:
         s, n = self.s, self.n
         i = self.i
-        self.work[2] -= 1
-        if self.work[2] < 0:
+        self.work.units -= 1
+        if self.work.units < 0:
             self._stop()
             return
         j = i + 1

@@ -237,10 +237,10 @@ class ShellReader:
         script = p.parse()
         self.run_script(script, ctx, acc)
         damaged = p.damaged
-        if damaged and ctx.budget[1]:
+        if damaged and ctx.budget.unread:
             # damaged and too long: the overflow scan (which drops quotes and splits at every bracket) reads
             # the whole text instead of a second, loose parse
-            ctx.budget[1].insert(0, text)
+            ctx.budget.unread.insert(0, text)
             acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
         elif damaged:
             # read the text loosely too: quotes and brackets removed, so nothing hides behind damage
@@ -250,8 +250,8 @@ class ShellReader:
             ctx2 = ctx.child()
             self.run_script(script2, ctx2, acc)
             acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
-        if ctx.budget[1]:
-            scan_overflow(self, ctx.budget[1], ctx, acc)
+        if ctx.budget.unread:
+            scan_overflow(self, ctx.budget.unread, ctx, acc)
         return acc, damaged
 
     def _plain_list(self, text: str, ctx: Ctx, acc: Acc) -> bool:
@@ -293,7 +293,7 @@ class ShellReader:
         for k, ws in enumerate(cmds):
             if acc.tier >= 4:
                 break  # CRITICAL is final
-            budget[0] -= 1
+            budget.nodes -= 1
             stdin = self.run_argv(ws, [None] * len(ws), ctx, acc, stdin)
             if k < last and ops[k] != "|":
                 stdin = None
@@ -348,7 +348,7 @@ class ShellReader:
         """``done < file > out``: the input (read already, ``stdin``) is a read by the loop; other redirects
         are checked as usual."""
         budget = ctx.budget
-        budget[0] -= 1
+        budget.nodes -= 1
         rest = [rd for rd in node.redirs if rd.op not in ("<", "<<<", "<<", "<<-")]
         if rest:
             self._redirects(rest, ctx, acc, None)
@@ -490,11 +490,11 @@ class ShellReader:
     # --------------------------------------------------------------- commands
     def run_simple(self, node: Simple, ctx: Ctx, acc: Acc, stdin):
         budget = ctx.budget
-        budget[0] -= 1
-        if budget[0] < 0:
+        budget.nodes -= 1
+        if budget.nodes < 0:
             # past the budget: the command is left to the overflow scan (which also sets the MEDIUM floor)
-            if len(budget[1]) < 4096:
-                budget[1].append(_node_text(node))
+            if len(budget.unread) < 4096:
+                budget.unread.append(_node_text(node))
             return OTHER
         if node.test:
             for w in node.words:
@@ -825,16 +825,16 @@ class ShellReader:
     def run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         """Classify one expanded simple command ``argv``; returns what it prints (for pipes)."""
         budget = ctx.budget
-        if budget[3] >= MAX_STACK:
+        if budget.depth >= MAX_STACK:
             acc.add(M, "shell.too_deep", "commands nested too deep to read")
             return OTHER
         if len(argv) > MAX_ARGS:
             argv, metas = _cap_args(argv, metas, acc)
-        budget[3] += 1
+        budget.depth += 1
         try:
             return self._run_argv(argv, metas, ctx, acc, stdin)
         finally:
-            budget[3] -= 1
+            budget.depth -= 1
 
     def _run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         for _ in range(12):
