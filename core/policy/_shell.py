@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import dataclass
+from enum import Enum
 from itertools import repeat
 
 from core.policy import _paths as P
@@ -37,11 +39,46 @@ MAX_ARGS = 512  # arguments of one command read one by one (past it: options, th
 MAX_STACK = 24  # nested program dispatch (xargs xargs …, find -exec find -exec …)
 MAX_VALUE = 4096  # longest variable value kept (longer values are read as unknown)
 
-# output kinds of a pipeline stage (what the next stage reads)
-DOWNLOAD = "download"
-DECODED = "decoded"
-SECRET = "secret"  # contents of a secret file (or text made from them)
-OTHER = "other"
+class Flow(Enum):
+    """What a pipeline stage prints when its text is not known at read time (what the next stage reads)."""
+
+    DOWNLOAD = "download"  # data fetched from the network
+    DECODED = "decoded"  # data decoded at run time (base64 -d, xxd -r)
+    SECRET = "secret"  # contents of a secret file (or text made from them)
+    OTHER = "other"  # anything else
+
+
+DOWNLOAD, DECODED, SECRET, OTHER = Flow.DOWNLOAD, Flow.DECODED, Flow.SECRET, Flow.OTHER
+
+
+@dataclass(frozen=True, slots=True)
+class FileInput:
+    """A file read as the input: ``< FILE``, a loop's ``done < FILE``."""
+
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class TextInput:
+    """Text known at read time: a heredoc or here-string (``heredoc`` True: ``<<EOF``, ``<<< text``) or text a
+    command printed (False: ``echo``, ``printf``, ``cat`` of a heredoc)."""
+
+    text: str
+    heredoc: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ProcOutput:
+    """``<(cmd)``: a file name whose contents are ``out``, what cmd printed (a word's substitution, never a
+    pipeline's input)."""
+
+    out: object
+
+
+def held_text(value) -> str:
+    """The text a pipeline value holds: a TextInput's text, a FileInput's path (a file input read by ``cat``
+    and printed on stands for its name here, as the reader has always read it)."""
+    return value.text if type(value) is TextInput else value.path
 
 
 class Acc:
@@ -352,8 +389,8 @@ class ShellReader:
         rest = [rd for rd in node.redirs if rd.op not in ("<", "<<<", "<<", "<<-")]
         if rest:
             self._redirects(rest, ctx, acc, None)
-        if type(stdin) is tuple and stdin[0] == "file":
-            self.read_secret_check("the loop", [stdin[1]], ctx, acc)
+        if type(stdin) is FileInput:
+            self.read_secret_check("the loop", [stdin.path], ctx, acc)
         return None
 
     def run_pipeline(self, nodes: list, ctx: Ctx, acc: Acc, stdin=None):
@@ -457,9 +494,9 @@ class ShellReader:
                 sub_prog = _first_prog(p[1])
                 if len(p) > 3:  # <(cmd): a file holding cmd's output
                     fields[-1] += MARK
-                    sub_out = ("proc", out)
-                elif type(out) is tuple and MARK not in out[1]:
-                    text = out[1].rstrip("\n")
+                    sub_out = ProcOutput(out)
+                elif (type(out) is TextInput or type(out) is FileInput) and MARK not in held_text(out):
+                    text = held_text(out).rstrip("\n")
                     if p[2] or not split:
                         fields[-1] += text
                     else:
@@ -513,10 +550,10 @@ class ShellReader:
         if node.redirs:
             stdin = self._redirects(node.redirs, ctx, acc, stdin)
         if not node.words:
-            if type(stdin) is tuple and stdin[0] == "file" and any(rd.op == "<" for rd in node.redirs):
+            if type(stdin) is FileInput and any(rd.op == "<" for rd in node.redirs):
                 # `$(< file)` is `$(cat file)`; `done < file` feeds a loop (its commands were read with it)
-                self.read_secret_check("the loop" if node.loop == LOOP_END else "`<`", [stdin[1]], ctx, acc)
-                return SECRET if self._is_secret_path(stdin[1], ctx) else OTHER
+                self.read_secret_check("the loop" if node.loop == LOOP_END else "`<`", [stdin.path], ctx, acc)
+                return SECRET if self._is_secret_path(stdin.path, ctx) else OTHER
             return None
         if node.plain:
             # literal words only (no assignments, redirects, quotes or expansions): without braces to expand,
@@ -539,7 +576,8 @@ class ShellReader:
             if not argv:
                 return None
             out = self.run_argv(argv, metas, ctx, acc, stdin)
-            if node.redirs and (type(out) is tuple or out == DOWNLOAD or out == DECODED):
+            if node.redirs and (type(out) is TextInput or type(out) is FileInput or out is DOWNLOAD
+                                or out is DECODED):
                 self._note_output_file(node.redirs, out, ctx)
             return out
         out = None
@@ -560,32 +598,32 @@ class ShellReader:
                         ctx.downloaded.add(key)
                 elif len(ctx.written) < 64:
                     prev = ctx.written.get(key, "") if rd.op == ">>" else ""
-                    ctx.written[key] = (prev + out[1])[:MAX_VALUE * 4]
+                    ctx.written[key] = (prev + held_text(out))[:MAX_VALUE * 4]
 
     def _redirects(self, redirs: list, ctx: Ctx, acc: Acc, stdin):
         for r in redirs:
             op = r.op
             if op == "<<" or op == "<<-":
-                stdin = ("heredoc", r.body or "")
+                stdin = TextInput(r.body or "", True)
                 if r.subs:
                     for sub in r.subs:
                         if self.run_script(sub, ctx.child(deeper=True), acc) == SECRET:
                             stdin = SECRET
-                elif "$" in stdin[1] and ctx.tainted and any("$" + v in stdin[1] or "${" + v in stdin[1]
-                                                             for v in ctx.tainted):
+                elif "$" in stdin.text and ctx.tainted and any("$" + v in stdin.text or "${" + v in stdin.text
+                                                               for v in ctx.tainted):
                     stdin = SECRET
                 continue
             fields, meta = self.expand(r.target, ctx, acc, split=False) if r.target is not None else ([], None)
             target = "".join(fields)
-            if meta is not None and type(meta[0]) is tuple and meta[0][0] == "proc":
+            if meta is not None and type(meta[0]) is ProcOutput:
                 if op == "<":
-                    stdin = meta[0][1]  # `< <(cmd)`: cmd's output
+                    stdin = meta[0].out  # `< <(cmd)`: cmd's output
                     continue
             if op == "<<<":
-                stdin = SECRET if meta is not None and meta[0] == SECRET else ("heredoc", target + "\n")
+                stdin = SECRET if meta is not None and meta[0] == SECRET else TextInput(target + "\n", True)
                 continue
             if op == "<":
-                stdin = ("file", target)
+                stdin = FileInput(target)
                 continue
             if op in (">&", "<&"):
                 if not target or target == "-" or target.isdigit():
@@ -659,7 +697,7 @@ class ShellReader:
         how = None
         if stdin is SECRET or stdin == SECRET:
             how = "piped"
-        elif type(stdin) is tuple and stdin[0] == "file" and self._is_secret_path(stdin[1], ctx):
+        elif type(stdin) is FileInput and self._is_secret_path(stdin.path, ctx):
             how = "piped"
         else:
             for m in metas:
@@ -747,9 +785,9 @@ class ShellReader:
                 if opt in ("--eval", "-E"):
                     text = _unescape(val)
                 elif val in ("-", "/dev/stdin", "/proc/self/fd/0"):
-                    if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+                    if type(stdin) is TextInput:
                         acc.add(M, "shell.heredoc", f"makefile read by {prog} from its input")
-                        text = stdin[1]
+                        text = stdin.text
                     elif stdin is not None:
                         acc.add(H, "shell.pipe_exec", f"makefile piped into {prog}")
                 elif MARK not in val and P.normalize(val, ctx.cwd) in ctx.written:
@@ -928,8 +966,8 @@ class ShellReader:
             out = OTHER
         sender = prog in T.NETWORK_SENDERS or (prog in T.NETWORK_SENDER_COMMANDS and any(
             a in T.NETWORK_SENDER_COMMANDS[prog] for a in args[:4]))
-        if type(stdin) is tuple and stdin[0] == "file" and sender:
-            self.sends_secret(prog, stdin[1], ctx, acc)
+        if type(stdin) is FileInput and sender:
+            self.sends_secret(prog, stdin.path, ctx, acc)
         if sender and prog not in T.NETWORK_SENDERS and (stdin is SECRET or stdin == SECRET):
             acc.add(H, "shell.secret_send", f"{prog} sends secret contents (piped) over the network")
         if (ctx.secretish or stdin is SECRET or SECRET in _META_OUTS(metas)) and (
@@ -1042,13 +1080,13 @@ class ShellReader:
             acc.add(S, "shell.read_only", f"{prog} (read-only)")
         if prog in T.CONTENT_READERS:
             self.read_secret_check(prog, [a for a in args if a and a[0] != "-"], ctx, acc)
-            if type(stdin) is tuple and stdin[0] == "file":
-                self.read_secret_check(prog, [stdin[1]], ctx, acc)
+            if type(stdin) is FileInput:
+                self.read_secret_check(prog, [stdin.path], ctx, acc)
         if prog == "cat" or prog == "tac":
             files = [a for a in args if a and (a[0] != "-" or a == "-")]
             if (not files or files == ["-"]) and stdin is not None:
-                if type(stdin) is tuple and stdin[0] == "heredoc":
-                    return ("lit", stdin[1])
+                if type(stdin) is TextInput and stdin.heredoc:
+                    return TextInput(stdin.text, False)
                 return stdin
             return OTHER
         if prog in ("base64", "base32", "xxd"):
@@ -1096,12 +1134,12 @@ class ShellReader:
         if prog in ("mapfile", "readarray"):
             return h_mapfile(self, prog, args, metas, ctx, acc, stdin)
         if prog == "read":
-            if type(stdin) is tuple and stdin[0] == "file":
-                self.read_secret_check(prog, [stdin[1]], ctx, acc)
+            if type(stdin) is FileInput:
+                self.read_secret_check(prog, [stdin.path], ctx, acc)
             names = [a for a in args if not a.startswith("-")]
             line = None
-            if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
-                line = stdin[1].split("\n", 1)[0]
+            if type(stdin) is TextInput:
+                line = stdin.text.split("\n", 1)[0]
             for k, a in enumerate(names):
                 if line is not None and "-a" not in args:
                     if k == len(names) - 1:
@@ -1111,8 +1149,7 @@ class ShellReader:
                         ctx.env[a] = ws[k] if k < len(ws) else ""
                 else:
                     ctx.env[a] = MARK
-                if stdin == SECRET or (type(stdin) is tuple and stdin[0] == "file" and self._is_secret_path(
-                        stdin[1], ctx)):
+                if stdin is SECRET or (type(stdin) is FileInput and self._is_secret_path(stdin.path, ctx)):
                     ctx.tainted.add(a)
             return None
         if prog == "alias":
@@ -1160,7 +1197,7 @@ _SECRET_HINT = re.compile(r"\.(?:" + "|".join(sorted({re.escape(
 
 def _META_OUTS(metas) -> set:
     """What the substitutions in a command's words printed (SECRET when one printed secrets: ``$(env)``)."""
-    return {m[0] for m in metas if m is not None and type(m[0]) is str}
+    return {m[0] for m in metas if m is not None and type(m[0]) is Flow}
 
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -1368,9 +1405,9 @@ def h_mapfile(r, prog, args, metas, ctx, acc, stdin):
         r.run_text(cb, ctx, acc)
     name = o.pos[-1] if o.pos else "MAPFILE"
     ctx.env[name] = MARK
-    if type(stdin) is tuple and stdin[0] == "file":
-        r.read_secret_check(prog, [stdin[1]], ctx, acc)
-        if r._is_secret_path(stdin[1], ctx):
+    if type(stdin) is FileInput:
+        r.read_secret_check(prog, [stdin.path], ctx, acc)
+        if r._is_secret_path(stdin.path, ctx):
             ctx.tainted.add(name)
     elif stdin == SECRET:
         ctx.tainted.add(name)
@@ -2577,10 +2614,10 @@ def h_ssh(r, prog, args, metas, ctx, acc, stdin):
         c.ws = None
         c.user = None
         r.run_text(" ".join(cmd), c, acc)
-    elif type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
+    elif type(stdin) is TextInput:
         c = ctx.child()
         c.cwd = c.ws = None
-        r.run_text(stdin[1], c, acc)
+        r.run_text(stdin.text, c, acc)
     return OTHER
 
 
@@ -2685,8 +2722,8 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
         f = rest[0]
         meta = rmetas[0] if rmetas else None
         sub_out = meta[0] if meta else None
-        if type(sub_out) is tuple and sub_out[0] == "proc":
-            return _procsub_script(r, prog, sub_out[1], ctx, acc)
+        if type(sub_out) is ProcOutput:
+            return _procsub_script(r, prog, sub_out.out, ctx, acc)
         if sub_out == DOWNLOAD:
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
         elif sub_out is not None:
@@ -2710,8 +2747,8 @@ def _procsub_script(r, prog, out, ctx, acc):
         acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
     else:
         acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
-        if type(out) is tuple and out[0] in ("lit", "heredoc"):
-            r.run_text(out[1], ctx, acc)
+        if type(out) is TextInput:
+            r.run_text(out.text, ctx, acc)
     return OTHER
 
 
@@ -2719,19 +2756,18 @@ def _stdin_script(r, prog, stdin, ctx, acc):
     if stdin is None:
         acc.add(L, "shell.interactive", f"interactive {prog}")
         return OTHER
-    kind = stdin[0] if type(stdin) is tuple else stdin
-    if kind == "heredoc":
-        acc.add(M, "shell.heredoc", f"heredoc script run by {prog}")
-        r.run_text(stdin[1], ctx, acc)
-    elif kind == "lit":
-        acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
-        r.run_text(stdin[1], ctx, acc)
-    elif kind == DOWNLOAD:
+    if type(stdin) is TextInput:
+        if stdin.heredoc:
+            acc.add(M, "shell.heredoc", f"heredoc script run by {prog}")
+        else:
+            acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
+        r.run_text(stdin.text, ctx, acc)
+    elif stdin is DOWNLOAD:
         acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
-    elif kind == DECODED:
+    elif stdin is DECODED:
         acc.add(H, "shell.pipe_exec.decoded", f"decoded data piped into {prog}")
-    elif kind == "file":
-        f = stdin[1]
+    elif type(stdin) is FileInput:
+        f = stdin.path
         if _downloaded(ctx, P.normalize(f, ctx.cwd)):
             acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(f)}")
         else:
@@ -2762,8 +2798,8 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
         acc.add(L, "shell.source", prog)
         return OTHER
     meta = metas[0] if metas else None
-    if meta and type(meta[0]) is tuple and meta[0][0] == "proc":
-        return _procsub_script(r, prog, meta[0][1], ctx, acc)
+    if meta and type(meta[0]) is ProcOutput:
+        return _procsub_script(r, prog, meta[0].out, ctx, acc)
     if args[0] in T.STDIN_PATHS and stdin is not None:
         return _stdin_script(r, prog, stdin, ctx, acc)  # curl … | source /dev/stdin
     if meta and meta[0] == DOWNLOAD:
@@ -2900,10 +2936,9 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
             elif runs == "decoded":
                 acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs decoded data (inline code)")
             elif runs == "stdin" and stdin is not None:
-                kind = stdin[0] if type(stdin) is tuple else stdin
-                if kind == DOWNLOAD:
+                if stdin is DOWNLOAD:
                     acc.add(H, "shell.download_exec", f"{prog} runs the downloaded code piped into it")
-                elif kind == DECODED:
+                elif stdin is DECODED:
                     acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs the decoded data piped into it")
                 else:
                     acc.add(H, "shell.pipe_exec", f"{prog} runs the text piped into it")
@@ -2912,15 +2947,15 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     if rest and rest[0] not in ("-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"):
         meta = metas[i] if i < len(metas) else None
         sub_out = meta[0] if meta else None
-        if type(sub_out) is tuple and sub_out[0] == "proc":
+        if type(sub_out) is ProcOutput:
             # python3 <(curl …): the script is the command's output
-            out = sub_out[1]
+            out = sub_out.out
             if out == DOWNLOAD:
                 acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
             else:
                 acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
-                if type(out) is tuple and out[0] in ("lit", "heredoc"):
-                    _scan_code(r, out[1], ctx, acc, lang)
+                if type(out) is TextInput:
+                    _scan_code(r, out.text, ctx, acc, lang)
         elif sub_out == DOWNLOAD:
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
         elif _downloaded(ctx, P.normalize(rest[0], ctx.cwd)):
@@ -2935,20 +2970,19 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     if stdin is None:
         acc.add(L, "shell.interactive", f"interactive {prog}")
         return OTHER
-    kind = stdin[0] if type(stdin) is tuple else stdin
-    if kind == "heredoc":
-        acc.add(M, "shell.heredoc", f"heredoc script run by {prog}")
-        _scan_code(r, stdin[1], ctx, acc, lang)
-    elif kind == "lit":
-        acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
-        _scan_code(r, stdin[1], ctx, acc, lang)
-    elif kind == DOWNLOAD:
-        acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
-    elif kind == "file":
-        if _downloaded(ctx, P.normalize(stdin[1], ctx.cwd)):
-            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(stdin[1])}")
+    if type(stdin) is TextInput:
+        if stdin.heredoc:
+            acc.add(M, "shell.heredoc", f"heredoc script run by {prog}")
         else:
-            acc.add(L, "shell.script", f"{prog} runs {_show(stdin[1])}")
+            acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
+        _scan_code(r, stdin.text, ctx, acc, lang)
+    elif stdin is DOWNLOAD:
+        acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
+    elif type(stdin) is FileInput:
+        if _downloaded(ctx, P.normalize(stdin.path, ctx.cwd)):
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(stdin.path)}")
+        else:
+            acc.add(L, "shell.script", f"{prog} runs {_show(stdin.path)}")
     else:
         acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
     return OTHER
@@ -3216,7 +3250,7 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
         text = " ".join(args[k:])
         if esc:
             text = _unescape(text)
-        return ("lit", text + "\n")
+        return TextInput(text + "\n", False)
     # printf FORMAT ARGS
     k = 0
     var = None
@@ -3225,14 +3259,14 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
         var = args[1]
     if var is not None:
         out = h_echo(r, prog, args[2:], metas[2:], ctx, Acc(), stdin)
-        ctx.env[var] = out[1] if type(out) is tuple and len(out[1]) <= MAX_VALUE else MARK
+        ctx.env[var] = out.text if type(out) is TextInput and len(out.text) <= MAX_VALUE else MARK
         return None
     if k >= len(args):
-        return ("lit", "")
+        return TextInput("", False)
     fmt = _unescape(args[k])
     rest = args[k + 1:]
     if "%" not in fmt:
-        return ("lit", fmt)
+        return TextInput(fmt, False)
     out = []
     count = max(1, fmt.count("%") - 2 * fmt.count("%%"))
     idx = 0
@@ -3246,7 +3280,7 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
         out.append(chunk.replace("%%", "%"))
         if idx >= len(rest) or count == 0:
             break
-    return ("lit", "".join(out))
+    return TextInput("".join(out), False)
 
 
 _ESC = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|0[0-7]{0,3}|[0-7]{1,3}|u[0-9A-Fa-f]{1,4}|.)", re.S)
@@ -3302,8 +3336,8 @@ def h_crontab(r, prog, args, metas, ctx, acc, stdin):
         files = [a for a in o.pos if a != "-"]
         if files:
             text = ctx.written.get(P.normalize(files[0], ctx.cwd))
-        elif type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
-            text = stdin[1]
+        elif type(stdin) is TextInput:
+            text = stdin.text
         elif stdin in (DOWNLOAD, DECODED):
             acc.add(H, "shell.crontab.generated", "installs a crontab made from downloaded or decoded text")
         if text:
@@ -3602,8 +3636,8 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
         files.append(fl)
     sources: list = []
     for m in metas:
-        if m and type(m[0]) is tuple and m[0][0] == "proc":
-            sources.append(m[0][1])  # psql -f <(echo 'DROP TABLE t')
+        if m and type(m[0]) is ProcOutput:
+            sources.append(m[0].out)  # psql -f <(echo 'DROP TABLE t')
     reads_stdin = not sqls or any(f in ("-", "/dev/stdin", "/proc/self/fd/0") for f in files)
     for f in files:
         if MARK in f or f in ("-", "/dev/stdin", "/proc/self/fd/0"):
@@ -3612,12 +3646,12 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
         if _downloaded(ctx, key):
             sources.append(DOWNLOAD)
         elif key in ctx.written:
-            sources.append(("lit", ctx.written[key]))
+            sources.append(TextInput(ctx.written[key], False))
     if reads_stdin and stdin is not None:
         sources.append(stdin)
     for src in sources:
-        if type(src) is tuple and src[0] in ("heredoc", "lit"):
-            sqls.append(src[1])
+        if type(src) is TextInput:
+            sqls.append(src.text)
         elif src == DOWNLOAD:
             acc.add(H, "sql.download", f"{prog} runs downloaded SQL")
         elif src == DECODED:
@@ -3888,8 +3922,8 @@ def h_at(r, prog, args, metas, ctx, acc, stdin):
         acc.add(S if "-l" in args or prog == "atq" else L, "shell.at", prog)
         return OTHER
     acc.add(M, "shell.at", f"{prog} schedules commands")
-    if type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
-        r.run_text(stdin[1], ctx, acc)
+    if type(stdin) is TextInput:
+        r.run_text(stdin.text, ctx, acc)
     elif stdin is not None and stdin != OTHER:
         acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
     return OTHER
@@ -4090,11 +4124,11 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
             repl = a.split("=", 1)[1] or "{}"
         i += 1
     cmd = args[i:] or ["echo"]
-    if type(stdin) is tuple and stdin[0] in ("lit", "heredoc"):
+    if type(stdin) is TextInput:
         if type(records) is str and len(records) == 1:
-            items = stdin[1].split(records)  # -d ,
+            items = stdin.text.split(records)  # -d ,
         else:
-            items = stdin[1].split("\n") if repl or records else stdin[1].split()
+            items = stdin.text.split("\n") if repl or records else stdin.text.split()
         items = [x for x in items if x.strip()][:MAX_COMBOS] or [""]
     else:
         items = [MARK]
@@ -4117,10 +4151,10 @@ _EX_MODE = frozenset(("ed", "red", "ex"))
 def h_editor(r, prog, args, metas, ctx, acc, stdin):
     spec = T.OPTION_EFFECTS.get(prog)
     files = parse_fx(spec, args)[1] if spec else [a for a in args if not a.startswith(("-", "+"))]
-    if type(stdin) is tuple and stdin[0] in ("heredoc", "lit") and spec is not None and "-" not in files:
+    if type(stdin) is TextInput and spec is not None and "-" not in files:
         # commands read from the input: ed/ex (and vim -e/-es) read ex commands, vim reads keys (`:` lines)
         ex_mode = prog in _EX_MODE or any(a in ("-e", "-E", "-es", "-Es") for a in args)
-        r.ex_effects(prog, "input", _ex_effects(stdin[1], lines_are_keys=not ex_mode), ctx, acc)
+        r.ex_effects(prog, "input", _ex_effects(stdin.text, lines_are_keys=not ex_mode), ctx, acc)
     files = [f for f in files if f != "-"]
     for f in files:
         r.write_path(f, ctx, acc, f"edit ({prog})")
