@@ -26,7 +26,7 @@ from itertools import compress, filterfalse, repeat
 from operator import itemgetter, ne
 
 from core.policy import _paths as P
-from core.policy import _tables as T
+from core.policy import tables as T
 from core.policy._lexer import new_budget
 from core.tiers import Tier
 

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from core.crisis import CrisisMatch
 from core.crisis._detect import detect_crisis_request
 from core.policy import _paths as P
-from core.policy import _tables as T
+from core.policy import tables as T
 from core.policy._actions import exact_key, server_part, split_words, tool_part, word_tier
 from core.policy._pycode import scan_code
 from core.policy._shell import Acc, ShellReader, _scan_code

@@ -12,7 +12,7 @@ from enum import Enum
 from itertools import repeat
 
 from core.policy import _paths as P
-from core.policy import _tables as T
+from core.policy import tables as T
 from core.policy._lexer import (
     LIT,
     LOOP_END,
