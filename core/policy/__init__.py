@@ -4,7 +4,7 @@ Public names: :class:`Classification`, :class:`PolicyTables`, :class:`Policy`, :
 
 Module map (private):
     ``tables``   the policy's data: programs, flags, paths, words (one module per topic);
-    ``_lexer``   a linear shell reader (lists, pipes, substitutions, quoting, heredocs …);
+    ``shell.syntax`` a linear shell parser (lists, pipes, substitutions, quoting, heredocs …);
     ``_paths``   path classes (home, system directories, sensitive and .env files, devices);
     ``_shell``   command tier: walks the parsed text with data flow and the program handlers;
     ``_sql``     SQL statement splitter and classifier;

@@ -13,7 +13,10 @@ from itertools import repeat
 
 from core.policy import _paths as P
 from core.policy import tables as T
-from core.policy._lexer import (
+from core.policy._overflow import scan_overflow
+from core.policy._pycode import code_runs_data, scan_code
+from core.policy._sql import classify_sql, sql_shell_commands
+from core.policy.shell.syntax import (
     LIT,
     LOOP_END,
     LOOP_HEAD,
@@ -25,9 +28,6 @@ from core.policy._lexer import (
     Simple,
     new_budget,
 )
-from core.policy._overflow import scan_overflow
-from core.policy._pycode import code_runs_data, scan_code
-from core.policy._sql import classify_sql, sql_shell_commands
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
