@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
-from enum import Enum
 from itertools import repeat
 
 from core.policy import _paths as P
@@ -16,6 +14,38 @@ from core.policy import tables as T
 from core.policy._overflow import scan_overflow
 from core.policy._pycode import code_runs_data, scan_code
 from core.policy._sql import classify_sql, sql_shell_commands
+from core.policy.shell.common import is_secret_name, prod_in, show, unescape
+from core.policy.shell.options import (
+    TARS,
+    _global_readings,
+    _globals_first,
+    first_value,
+    getopts,
+    parse_fx,
+    tar_old_style,
+)
+from core.policy.shell.state import (
+    DECODED,
+    DOWNLOAD,
+    DOWNLOADED_DIR,
+    MARK,
+    MAX_ARGS,
+    MAX_COMBOS,
+    MAX_DEPTH,
+    MAX_FX,
+    MAX_STACK,
+    MAX_VALUE,
+    OTHER,
+    SECRET,
+    Acc,
+    Ctx,
+    FileInput,
+    Flow,
+    ProcOutput,
+    TextInput,
+    held_text,
+    is_downloaded,
+)
 from core.policy.shell.syntax import (
     LIT,
     LOOP_END,
@@ -26,224 +56,10 @@ from core.policy.shell.syntax import (
     Group,
     Parser,
     Simple,
-    new_budget,
 )
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
-MARK = P.UNKNOWN_MARK
-MAX_DEPTH = 8  # nested scripts (sh -c, ssh, eval, python -c …)
-MAX_COMBOS = 8  # values tried for loop variables
-MAX_NODES = 250  # simple commands looked at one by one in one request (the rest: overflow scan)
-MAX_ARGS = 512  # arguments of one command read one by one (past it: options, the first operands, the dangerous-looking)
-MAX_STACK = 24  # nested program dispatch (xargs xargs …, find -exec find -exec …)
-MAX_VALUE = 4096  # longest variable value kept (longer values are read as unknown)
-
-class Flow(Enum):
-    """What a pipeline stage prints when its text is not known at read time (what the next stage reads)."""
-
-    DOWNLOAD = "download"  # data fetched from the network
-    DECODED = "decoded"  # data decoded at run time (base64 -d, xxd -r)
-    SECRET = "secret"  # contents of a secret file (or text made from them)
-    OTHER = "other"  # anything else
-
-
-DOWNLOAD, DECODED, SECRET, OTHER = Flow.DOWNLOAD, Flow.DECODED, Flow.SECRET, Flow.OTHER
-
-
-@dataclass(frozen=True, slots=True)
-class FileInput:
-    """A file read as the input: ``< FILE``, a loop's ``done < FILE``."""
-
-    path: str
-
-
-@dataclass(frozen=True, slots=True)
-class TextInput:
-    """Text known at read time: a heredoc or here-string (``heredoc`` True: ``<<EOF``, ``<<< text``) or text a
-    command printed (False: ``echo``, ``printf``, ``cat`` of a heredoc)."""
-
-    text: str
-    heredoc: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ProcOutput:
-    """``<(cmd)``: a file name whose contents are ``out``, what cmd printed (a word's substitution, never a
-    pipeline's input)."""
-
-    out: object
-
-
-def held_text(value) -> str:
-    """The text a pipeline value holds: a TextInput's text, a FileInput's path (a file input read by ``cat``
-    and printed on stands for its name here, as the reader has always read it)."""
-    return value.text if type(value) is TextInput else value.path
-
-
-class Acc:
-    """The highest verdict so far."""
-
-    __slots__ = ("tier", "rule", "reason", "cur", "where")
-
-    def __init__(self) -> None:
-        self.tier = -1
-        self.rule = ""
-        self.reason = ""
-        self.cur = None  # the simple command being read (its words)
-        self.where = None  # the simple command that decided (so the reason can quote that part)
-
-    def add(self, tier: Tier, rule: str, reason: str) -> None:
-        if tier > self.tier:
-            self.tier = tier
-            self.rule = rule
-            self.reason = reason
-            self.where = self.cur
-
-
-class Ctx:
-    """Data flow state while reading one script."""
-
-    __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
-                 "written", "tainted", "secretish", "aliases", "flags")
-
-    def __init__(self, cwd: str | None, ws: str | None, user: str | None):
-        self.env: dict = {}
-        self.cwd = cwd
-        self.ws = ws
-        self.user = user
-        self.depth = 0
-        self.downloaded: set = set()
-        self.container = None
-        self.funcs: set = set()
-        self.implied = 0  # 1: targets are whole trees (find -exec), 2: filtered trees
-        self.budget = new_budget(nodes=MAX_NODES)
-        self.written: dict = {}  # files written in this text with literal content (echo … > f)
-        self.tainted: set = set()  # variables holding secret file contents (K=$(cat ~/.ssh/id_rsa))
-        self.secretish = True  # False: the text cannot name a secret file (no secret-flow reading needed)
-        self.aliases: dict = {}  # alias name -> its value (`alias x=rm; x -rf /`)
-        self.flags: set = set()  # facts for later commands ("staged_secret": git add of a secret file)
-
-    def child(self, deeper: bool = False) -> Ctx:
-        c = Ctx.__new__(Ctx)
-        c.env = dict(self.env)
-        c.cwd = self.cwd
-        c.ws = self.ws
-        c.user = self.user
-        c.depth = self.depth + (1 if deeper else 0)
-        c.downloaded = self.downloaded
-        c.container = self.container
-        c.funcs = self.funcs
-        c.implied = self.implied
-        c.budget = self.budget
-        c.written = self.written
-        c.tainted = self.tainted
-        c.secretish = self.secretish
-        c.aliases = self.aliases
-        c.flags = self.flags
-        return c
-
-
-def _show(p: str) -> str:
-    p = p.replace(MARK, "$…")
-    return p if len(p) <= 60 else p[:57] + "…"
-
-
-def _is_secret_name(name: str) -> bool:
-    u = name.upper()
-    return any(w in u for w in T.SECRET_NAME_WORDS)
-
-
-class Opts:
-    """Parsed options: short flags (chars), their values, long options, operands."""
-
-    __slots__ = ("flags", "vals", "longs", "pos")
-
-    def __init__(self) -> None:
-        self.flags: set = set()
-        self.vals: dict = {}
-        self.longs: dict = {}
-        self.pos: list = []
-
-    def long(self, name: str):
-        return self.longs.get(name)
-
-    def any(self, *names: str) -> bool:
-        for nm in names:
-            if nm.startswith("--"):
-                if nm in self.longs:
-                    return True
-            elif nm[1:] in self.flags:
-                return True
-        return False
-
-
-def getopts(args: list, short_arg=frozenset(), long_arg=frozenset(), stop_at_pos: bool = False) -> Opts:
-    """Read options in any order and spelling (``-rf``, ``-r -f``, ``--recursive``, ``--x=y``)."""
-    o = Opts()
-    i, n = 0, len(args)
-    while i < n:
-        a = args[i]
-        if a == "--":
-            o.pos.extend(args[i + 1:])
-            break
-        if a.startswith("--") and len(a) > 2:
-            if "=" in a:
-                k, v = a.split("=", 1)
-                o.longs[k] = v
-            elif a in long_arg and i + 1 < n:
-                o.longs[a] = args[i + 1]
-                i += 1
-            else:
-                o.longs[a] = True
-        elif a.startswith("-") and len(a) > 1 and not a[1].isdigit():
-            j = 1
-            while j < len(a):
-                ch = a[j]
-                if ch in short_arg:
-                    if j + 1 < len(a):
-                        v = a[j + 1:]
-                    elif i + 1 < n:
-                        v = args[i + 1]
-                        i += 1
-                    else:
-                        v = ""
-                    o.flags.add(ch)
-                    o.vals.setdefault(ch, []).append(v)
-                    break
-                o.flags.add(ch)
-                j += 1
-        else:
-            o.pos.append(a)
-            if stop_at_pos:
-                o.pos.extend(args[i + 1:])
-                break
-        i += 1
-    return o
-
-
-def _first(o: Opts, ch: str, *longs: str):
-    v = o.vals.get(ch)
-    if v:
-        return v[0]
-    for nm in longs:
-        x = o.longs.get(nm)
-        if isinstance(x, str):
-            return x
-    return None
-
-
-def _prod_in(words) -> bool:
-    for w in words:
-        if not w or w.startswith("http"):
-            continue
-        for tok in w.replace("-", " ").replace("_", " ").replace(".", " ").replace("/", " ").replace(
-                ":", " ").replace("=", " ").replace("@", " ").split():
-            if tok.lower() in T.PROD_WORDS:
-                return True
-    return False
-
-
 class ShellReader:
     """Reads command text as a shell does and returns its tier."""
 
@@ -465,7 +281,7 @@ class ShellReader:
                 fields[-1] += p[1]
             elif k == VAR:
                 name = p[1]
-                if _is_secret_name(name):
+                if is_secret_name(name):
                     secret = True
                 if name in ctx.tainted and sub_out is None:
                     sub_out = SECRET
@@ -643,7 +459,7 @@ class ShellReader:
         if cls == P.NULLDEV:
             acc.add(S, "shell.write.null", f"{verb} {p} (discarded)")
         else:
-            acc.add(t, f"shell.write.{cls}", f"{verb} {_show(p)} ({P.label(cls)})")
+            acc.add(t, f"shell.write.{cls}", f"{verb} {show(p)} ({P.label(cls)})")
         return cls
 
     def delete_path(self, p: str, recursive: int, ctx: Ctx, acc: Acc, what: str = "delete") -> None:
@@ -651,28 +467,28 @@ class ShellReader:
         if recursive:
             if cls in P.CRITICAL_TREES:
                 if recursive == 2:
-                    acc.add(H, f"shell.{what}.filtered.{cls}", f"filtered recursive {what} under {_show(p)} "
+                    acc.add(H, f"shell.{what}.filtered.{cls}", f"filtered recursive {what} under {show(p)} "
                                                              f"({P.label(cls)})")
                 else:
-                    acc.add(C, f"shell.rm.recursive.{cls}", f"recursive {what} of {_show(p)} ({P.label(cls)})")
+                    acc.add(C, f"shell.rm.recursive.{cls}", f"recursive {what} of {show(p)} ({P.label(cls)})")
             elif cls == P.CONTAINER:
-                acc.add(L, "shell.rm.container", f"recursive {what} inside the container ({_show(p)})")
+                acc.add(L, "shell.rm.container", f"recursive {what} inside the container ({show(p)})")
             elif cls == P.UNKNOWN:
                 acc.add(H, "shell.rm.recursive.unknown",
-                        f"recursive {what} of a target unknown until run time ({_show(p)})")
+                        f"recursive {what} of a target unknown until run time ({show(p)})")
             else:
-                acc.add(H, "shell.rm.recursive", f"recursive {what} of {_show(p)} ({P.label(cls)})")
+                acc.add(H, "shell.rm.recursive", f"recursive {what} of {show(p)} ({P.label(cls)})")
             return
         if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE):
-            acc.add(H, f"shell.rm.{cls}", f"{what} of {_show(p)} ({P.label(cls)})")
+            acc.add(H, f"shell.rm.{cls}", f"{what} of {show(p)} ({P.label(cls)})")
         elif cls == P.BLOCKDEV:
-            acc.add(H, "shell.rm.device", f"{what} of device node {_show(p)}")
+            acc.add(H, "shell.rm.device", f"{what} of device node {show(p)}")
         elif cls == P.ENV:
-            acc.add(M, "shell.rm.env", f"{what} of {_show(p)} (.env file)")
+            acc.add(M, "shell.rm.env", f"{what} of {show(p)} (.env file)")
         elif cls == P.UNKNOWN and p == MARK:
             acc.add(H, "shell.rm.unknown", f"{what} of targets unknown until run time")
         else:
-            acc.add(L, "shell.rm", f"{what} of {_show(p)} ({P.label(cls)})")
+            acc.add(L, "shell.rm", f"{what} of {show(p)} ({P.label(cls)})")
 
     def read_secret_check(self, prog: str, files, ctx: Ctx, acc: Acc) -> None:
         for f in files:
@@ -680,7 +496,7 @@ class ShellReader:
                 continue
             cls = self.pclass(f, ctx)
             if cls in (P.SENSITIVE, P.ENV):
-                acc.add(M, "shell.secret_read", f"{prog} reads {_show(f)} ({P.label(cls)}) into the agent's context")
+                acc.add(M, "shell.secret_read", f"{prog} reads {show(f)} ({P.label(cls)}) into the agent's context")
             elif P.is_secret_read(f):
                 acc.add(M, "shell.secret_read", f"{prog} reads {f} (secrets) into the agent's context")
 
@@ -736,7 +552,7 @@ class ShellReader:
             return
         cls = self.pclass(f, ctx)
         if cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f):
-            acc.add(H, "shell.secret_send", f"{prog} sends a secret file ({_show(f)}) over the network")
+            acc.add(H, "shell.secret_send", f"{prog} sends a secret file ({show(f)}) over the network")
 
     # ------------------------------------------------ options that write or run commands, code variables
     def option_effects(self, prog: str, spec: tuple, args: list, ctx: Ctx, acc: Acc, stdin) -> list:
@@ -779,11 +595,11 @@ class ShellReader:
                 acc.add(M, "shell.elisp", f"{prog} {opt} runs Lisp code")
                 for m in _ELISP_SHELL.finditer(val[:8192]):
                     cmd = " ".join([m.group(1)] + re.findall(r'"([^"\n]{0,256})"', m.group(2)))
-                    self.option_command(prog, opt, _unescape(cmd), ctx, acc)
+                    self.option_command(prog, opt, unescape(cmd), ctx, acc)
             elif fx == T.FX_MAKEFILE:
                 text = None
                 if opt in ("--eval", "-E"):
-                    text = _unescape(val)
+                    text = unescape(val)
                 elif val in ("-", "/dev/stdin", "/proc/self/fd/0"):
                     if type(stdin) is TextInput:
                         acc.add(M, "shell.heredoc", f"makefile read by {prog} from its input")
@@ -792,8 +608,8 @@ class ShellReader:
                         acc.add(H, "shell.pipe_exec", f"makefile piped into {prog}")
                 elif MARK not in val and P.normalize(val, ctx.cwd) in ctx.written:
                     text = ctx.written[P.normalize(val, ctx.cwd)]
-                elif MARK not in val and _downloaded(ctx, P.normalize(val, ctx.cwd)):
-                    acc.add(H, "shell.download_exec", f"{prog} runs the downloaded makefile {_show(val)}")
+                elif MARK not in val and is_downloaded(ctx, P.normalize(val, ctx.cwd)):
+                    acc.add(H, "shell.download_exec", f"{prog} runs the downloaded makefile {show(val)}")
                 if text:
                     for cmd in _makefile_commands(text):
                         self.run_text(cmd, ctx, acc)
@@ -839,7 +655,7 @@ class ShellReader:
             words = spec[2]
             if words is None or any(w.startswith(t) or t in w and t in ("/", "~", ".sh")
                                     for w in val.replace("=", " ").split() for t in words):
-                acc.add(spec[0], f"shell.code_var.{name}"[:40], f"{name}={_show(val)} {spec[1]}")
+                acc.add(spec[0], f"shell.code_var.{name}"[:40], f"{name}={show(val)} {spec[1]}")
             return
         if name in T.PROMPT_VARS:
             if "$(" in val or "`" in val:
@@ -894,8 +710,8 @@ class ShellReader:
             prog = w0.rsplit("/", 1)[-1] if "/" in w0 else w0
             if "/" in w0 and w0 != "/":
                 key = P.normalize(w0, ctx.cwd)
-                if _downloaded(ctx, key):
-                    acc.add(H, "shell.download_exec", f"runs downloaded code ({_show(w0)})")
+                if is_downloaded(ctx, key):
+                    acc.add(H, "shell.download_exec", f"runs downloaded code ({show(w0)})")
                 if key in ctx.written:
                     self.run_text(ctx.written[key], ctx, acc)
                 if w0.startswith("/etc/init.d/") or w0.startswith("/etc/rc.d/"):
@@ -947,7 +763,7 @@ class ShellReader:
         acc.cur = argv
         spec = T.OPTION_EFFECTS.get(prog)
         if spec is not None:
-            self.option_effects(prog, spec, _tar_old_style(args) if prog in _TARS else args, ctx, target, stdin)
+            self.option_effects(prog, spec, tar_old_style(args) if prog in TARS else args, ctx, target, stdin)
         handler = self.handlers.get(prog)
         if handler is None and prog.startswith("mkfs"):
             handler = h_mkfs
@@ -1166,7 +982,7 @@ class ShellReader:
             # `trap CMD SIGNAL…` runs CMD later in this shell (on exit, on a signal): it counts as the command
             ops = [a for a in args if a != "--"]
             if len(ops) >= 2 and ops[0] not in ("-", "-p", "-l", "-P") and not ops[0].isdigit() and ops[0].strip():
-                acc.add(S, "shell.trap", f"trap: a command run on {_show(ops[1])}")
+                acc.add(S, "shell.trap", f"trap: a command run on {show(ops[1])}")
                 self.run_text(ops[0], ctx.child(), acc)
             return None
         if prog == "unset":
@@ -1569,13 +1385,13 @@ def _perm_targets(r, prog, rec, targets, ctx, acc):
     for t in targets:
         cls = r.pclass(t, ctx)
         if rec and cls in (P.ROOT, P.SYSROOT):
-            acc.add(C, f"shell.{prog}.recursive.system", f"{prog} -R on {_show(t)} ({P.label(cls)})")
+            acc.add(C, f"shell.{prog}.recursive.system", f"{prog} -R on {show(t)} ({P.label(cls)})")
         elif cls in (P.SYSTEM, P.SYSROOT, P.ROOT):
-            acc.add(H, f"shell.{prog}.system", f"{prog} inside a system directory ({_show(t)})")
+            acc.add(H, f"shell.{prog}.system", f"{prog} inside a system directory ({show(t)})")
         elif rec and cls == P.HOME:
-            acc.add(H, f"shell.{prog}.recursive.home", f"{prog} -R on a home directory ({_show(t)})")
+            acc.add(H, f"shell.{prog}.recursive.home", f"{prog} -R on a home directory ({show(t)})")
         else:
-            acc.add(L, f"shell.{prog}", f"{prog} on {_show(t)} ({P.label(cls)})")
+            acc.add(L, f"shell.{prog}", f"{prog} on {show(t)} ({P.label(cls)})")
     if not targets:
         acc.add(L, f"shell.{prog}", prog)
 
@@ -1606,7 +1422,7 @@ def h_dd(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     cls = r.pclass(of, ctx)
     if cls == P.BLOCKDEV:
-        acc.add(C, "shell.dd.block_device", f"dd onto the block device {_show(of)} (overwrites the disk)")
+        acc.add(C, "shell.dd.block_device", f"dd onto the block device {show(of)} (overwrites the disk)")
     elif cls == P.NULLDEV:
         acc.add(L, "shell.dd.null", f"dd to {of}")
     else:
@@ -1623,10 +1439,10 @@ def h_mkfs(r, prog, args, metas, ctx, acc, stdin):
     classes = [r.pclass(a, ctx) for a in cands]
     if cands and all(c in (P.WORKSPACE, P.OTHER, P.HOME) for c in classes) and not any(
             a.startswith("/dev/") for a in cands):
-        acc.add(L, "shell.mkfs.file", f"{prog} on a regular file ({_show(cands[-1])})")
+        acc.add(L, "shell.mkfs.file", f"{prog} on a regular file ({show(cands[-1])})")
     else:
         tgt = cands[-1] if cands else "a device"
-        acc.add(C, "shell.mkfs", f"{prog} formats {_show(tgt)} (erases the disk)")
+        acc.add(C, "shell.mkfs", f"{prog} formats {show(tgt)} (erases the disk)")
     return OTHER
 
 
@@ -1694,7 +1510,7 @@ def h_parted(r, prog, args, metas, ctx, acc, stdin):
     dev = pos[0] if pos and _parted_command(pos[0]) is None else None
     if best is not None and best >= H and dev and not dev.startswith("/dev/") \
             and r.pclass(dev, ctx) in (P.WORKSPACE, P.OTHER):
-        acc.add(L, "shell.partition.file", f"parted {word} on a regular file ({_show(dev)})")
+        acc.add(L, "shell.partition.file", f"parted {word} on a regular file ({show(dev)})")
     elif best is None:
         if listing:
             acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
@@ -1758,7 +1574,7 @@ def h_shred(r, prog, args, metas, ctx, acc, stdin):
     for t in o.pos:
         cls = r.pclass(t, ctx)
         if cls == P.BLOCKDEV:
-            acc.add(C, "shell.shred.device", f"shred overwrites the block device {_show(t)}")
+            acc.add(C, "shell.shred.device", f"shred overwrites the block device {show(t)}")
         else:
             r.delete_path(t, 0, ctx, acc, "shred")
     if not o.pos:
@@ -2012,7 +1828,7 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
     if sub == "add" or (sub == "commit" and o.pos):
         for f in o.pos:
             if r._is_secret_path(f, ctx):
-                acc.add(M, "shell.git.add.secret", f"git {sub} stages {_show(f)} (a secret file) to be pushed")
+                acc.add(M, "shell.git.add.secret", f"git {sub} stages {show(f)} (a secret file) to be pushed")
                 ctx.flags.add("staged_secret")
     if sub == "branch":
         modify = o.flags & {"d", "D", "m", "M", "c", "C", "u", "f"} or o.any(
@@ -2056,11 +1872,11 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
                 name = ref.split(":", 1)[-1] if ":" in ref else ref
                 name = name.removeprefix("refs/heads/").removeprefix("refs/tags/")
                 if name in T.PROTECTED_BRANCHES or MARK in name:
-                    acc.add(H, "shell.git.push.delete_main", f"deletes the branch {_show(name)} on the remote "
-                                                             f"{_show(remote)}")
+                    acc.add(H, "shell.git.push.delete_main", f"deletes the branch {show(name)} on the remote "
+                                                             f"{show(remote)}")
                 else:
-                    acc.add(M, "shell.git.push.delete", f"deletes the branch {_show(name)} on the remote "
-                                                        f"{_show(remote)}")
+                    acc.add(M, "shell.git.push.delete", f"deletes the branch {show(name)} on the remote "
+                                                        f"{show(remote)}")
         if "staged_secret" in ctx.flags:
             acc.add(H, "shell.secret_send", "git push sends a secret file staged just before")
         acc.add(M, "shell.git.push", "git push")
@@ -2097,7 +1913,7 @@ def h_gh(r, prog, args, metas, ctx, acc, stdin):
     group = pos[0] if pos else ""
     verb = pos[1] if len(pos) > 1 else ""
     if group == "api":
-        method = (_first(o, "X", "--method") or "").upper()
+        method = (first_value(o, "X", "--method") or "").upper()
         if not method:
             method = "POST" if (o.flags & {"f", "F"} or o.any("--field", "--raw-field", "--input")) else "GET"
         t = T.HTTP_METHOD_TIERS.get(method, M)
@@ -2345,7 +2161,7 @@ def h_kubectl(r, prog, args, metas, ctx, acc, stdin):
                                                                 T.KUBECTL_GLOBAL_WITH_ARG).pos]
     sub = pos[0] if pos else ""
     what = pos[1] if len(pos) > 1 else ""
-    where = [_first(o, "n", "--namespace") or "", o.long("--context") or "", o.long("--cluster") or ""]
+    where = [first_value(o, "n", "--namespace") or "", o.long("--context") or "", o.long("--cluster") or ""]
     if not sub:
         acc.add(L, "shell.kubectl", "kubectl")
         return OTHER
@@ -2372,7 +2188,7 @@ def h_kubectl(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     t = T.KUBECTL_TIERS.get(sub, M)
     label = f"kubectl {sub} {what}".strip()
-    if t == M and sub in ("apply", "create", "patch", "replace", "rollout", "scale", "set", "edit", "run") and _prod_in(
+    if t == M and sub in ("apply", "create", "patch", "replace", "rollout", "scale", "set", "edit", "run") and prod_in(
             where):
         acc.add(H, "shell.deploy.production", f"{label} in production")
     acc.add(t, f"shell.kubectl.{sub}"[:40], label if t != S else f"{label} (read-only)")
@@ -2437,8 +2253,8 @@ def h_ansible(r, prog, args, metas, ctx, acc, stdin):
                                                                  "--connection", "--become-user",
                                                                  "--become-method", "--module-path")))
     acc.add(M, "shell.ansible.adhoc", "ad-hoc ansible command on remote hosts")
-    module = _first(o, "m", "--module-name") or "command"
-    script = _first(o, "a", "--args")
+    module = first_value(o, "m", "--module-name") or "command"
+    script = first_value(o, "a", "--args")
     if script and module.rsplit(".", 1)[-1] in ("command", "shell", "raw", "win_shell", "win_command"):
         c = ctx.child()
         c.cwd = None
@@ -2470,14 +2286,14 @@ def _secret_var_in_url(prog, args, metas, o, acc) -> None:
             name = a.split(":", 1)[0].lower()
             if not any(w in name for w in T.AUTH_HEADER_WORDS):
                 acc.add(H, "shell.secret_send", f"{prog} sends the value of a secret variable in the header "
-                                                f"{_show(a.split(':', 1)[0])}")
+                                                f"{show(a.split(':', 1)[0])}")
                 return
 
 
 def h_curl(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, T.CURL_OPTS_WITH_ARG, T.CURL_LONG_WITH_ARG)
     _secret_var_in_url(prog, args, metas, o, acc)
-    method = (_first(o, "X", "--request") or "").upper()
+    method = (first_value(o, "X", "--request") or "").upper()
     sends = False
     for ch in ("d", "F", "T"):
         for v in o.vals.get(ch, ()):
@@ -2493,7 +2309,7 @@ def h_curl(r, prog, args, metas, ctx, acc, stdin):
         acc.add(H, "shell.http.delete", "HTTP DELETE request")
     elif method in ("POST", "PUT", "PATCH") or sends:
         acc.add(M, "shell.http.send", f"HTTP {method or 'POST'} request (sends data)")
-    out_file = _first(o, "o", "--output")
+    out_file = first_value(o, "o", "--output")
     out_dir = o.longs.get("--output-dir") if isinstance(o.longs.get("--output-dir"), str) else None
     if out_file and out_file != "-":
         if out_dir and not out_file.startswith(("/", "~")):
@@ -2526,7 +2342,7 @@ def h_wget(r, prog, args, metas, ctx, acc, stdin):
         acc.add(H, "shell.http.delete", "HTTP DELETE request")
     elif method in ("POST", "PUT", "PATCH") or o.any("--post-data", "--post-file", "--body-data", "--body-file"):
         acc.add(M, "shell.http.send", "HTTP request that sends data")
-    out = _first(o, "O", "--output-document")
+    out = first_value(o, "O", "--output-document")
     if out == "-":
         acc.add(S, "shell.http.get", "HTTP request printed to the terminal")
         return DOWNLOAD
@@ -2534,7 +2350,7 @@ def h_wget(r, prog, args, metas, ctx, acc, stdin):
         r.write_path(out, ctx, acc, "download to")
         ctx.downloaded.add(P.normalize(out, ctx.cwd))
     else:
-        prefix = _first(o, "P", "--directory-prefix")
+        prefix = first_value(o, "P", "--directory-prefix")
         for u in o.pos:
             name = u.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
             if name:
@@ -2548,7 +2364,7 @@ def h_wget(r, prog, args, metas, ctx, acc, stdin):
 def h_http_method(r, prog, args, metas, ctx, acc, stdin):
     url = args[0] if args else ""
     t = T.HTTP_METHOD_TIERS.get(prog, M)
-    acc.add(t, f"http.{prog.lower()}", f"HTTP {prog} request to {_show(url)}")
+    acc.add(t, f"http.{prog.lower()}", f"HTTP {prog} request to {show(url)}")
     return DOWNLOAD
 
 
@@ -2626,7 +2442,7 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
                 frozenset(("--exclude", "--include", "--rsh", "--filter", "--files-from", "--exclude-from",
                            "--chmod", "--chown", "--log-file", "--backup-dir", "--suffix", "--rsync-path")))
     _ssh_option_commands(r, prog, o.vals.get("o", ()), ctx, acc)
-    rsh = _first(o, "e", "--rsh") if prog == "rsync" else _first(o, "S")
+    rsh = first_value(o, "e", "--rsh") if prog == "rsync" else first_value(o, "S")
     if rsh:
         # the remote shell program rsync/scp starts (`rsync -e 'ssh -o ProxyCommand=…'`)
         r.run_text(rsh + " host", ctx.child(), acc)
@@ -2651,9 +2467,9 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
             cls = r.pclass(dest, ctx)
             if cls in (P.SYSROOT, P.ROOT, P.HOME):
                 # everything in it that the source lacks is deleted: a recursive delete of the directory
-                acc.add(C, "shell.rsync.delete", f"rsync --delete in {_show(dest)} ({P.label(cls)})")
+                acc.add(C, "shell.rsync.delete", f"rsync --delete in {show(dest)} ({P.label(cls)})")
             elif cls == P.SYSTEM:
-                acc.add(H, "shell.rsync.delete", f"rsync --delete in {_show(dest)} ({P.label(cls)})")
+                acc.add(H, "shell.rsync.delete", f"rsync --delete in {show(dest)} ({P.label(cls)})")
             else:
                 acc.add(L, "shell.rsync.delete", "rsync --delete")
     return OTHER
@@ -2728,15 +2544,15 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code ({prog} <(curl …))")
         elif sub_out is not None:
             acc.add(H, "shell.generated_exec", f"{prog} runs a script produced by another command")
-        elif _downloaded(ctx, P.normalize(f, ctx.cwd)):
-            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(f)}")
+        elif is_downloaded(ctx, P.normalize(f, ctx.cwd)):
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {show(f)}")
         elif P.normalize(f, ctx.cwd) in ctx.written:
-            acc.add(L, "shell.script", f"{prog} runs the script {_show(f)} written just before")
+            acc.add(L, "shell.script", f"{prog} runs the script {show(f)} written just before")
             r.run_text(ctx.written[P.normalize(f, ctx.cwd)], ctx, acc)
         elif f in T.STDIN_PATHS:
             return _stdin_script(r, prog, stdin, ctx, acc)
         else:
-            acc.add(L, "shell.script", f"{prog} runs the script {_show(f)}")
+            acc.add(L, "shell.script", f"{prog} runs the script {show(f)}")
         return OTHER
     return _stdin_script(r, prog, stdin, ctx, acc)
 
@@ -2768,10 +2584,10 @@ def _stdin_script(r, prog, stdin, ctx, acc):
         acc.add(H, "shell.pipe_exec.decoded", f"decoded data piped into {prog}")
     elif type(stdin) is FileInput:
         f = stdin.path
-        if _downloaded(ctx, P.normalize(f, ctx.cwd)):
-            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(f)}")
+        if is_downloaded(ctx, P.normalize(f, ctx.cwd)):
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {show(f)}")
         else:
-            acc.add(L, "shell.script", f"{prog} runs the script {_show(f)}")
+            acc.add(L, "shell.script", f"{prog} runs the script {show(f)}")
     else:
         acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
     return OTHER
@@ -2806,10 +2622,10 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
         acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
     elif meta and meta[0] is not None:
         acc.add(H, "shell.generated_exec", f"{prog} runs text produced by another command")
-    elif _downloaded(ctx, P.normalize(args[0], ctx.cwd)):
-        acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(args[0])}")
+    elif is_downloaded(ctx, P.normalize(args[0], ctx.cwd)):
+        acc.add(H, "shell.download_exec", f"runs the downloaded script {show(args[0])}")
     else:
-        acc.add(L, "shell.source", f"{prog} {_show(args[0])} (runs a script in this shell)")
+        acc.add(L, "shell.source", f"{prog} {show(args[0])} (runs a script in this shell)")
     return OTHER
 
 
@@ -2851,7 +2667,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
         while k < len(args) and args[k].startswith("-"):
             k += 1
         if k < len(args) and args[k].startswith(T.REMOTE_CODE_PREFIXES):
-            acc.add(H, "shell.download_exec", f"{prog} run runs code downloaded from {_show(args[k])}")
+            acc.add(H, "shell.download_exec", f"{prog} run runs code downloaded from {show(args[k])}")
             return OTHER
         args, metas = args[1:], metas[1:]
     code = None
@@ -2958,14 +2774,14 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                     _scan_code(r, out.text, ctx, acc, lang)
         elif sub_out == DOWNLOAD:
             acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
-        elif _downloaded(ctx, P.normalize(rest[0], ctx.cwd)):
-            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(rest[0])}")
+        elif is_downloaded(ctx, P.normalize(rest[0], ctx.cwd)):
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {show(rest[0])}")
         else:
             cmds = T.SCRIPT_PUBLISHERS.get(rest[0].rsplit("/", 1)[-1], ())
             up = next((a for a in rest[1:] if a in cmds), None)
             if up:
-                acc.add(H, "shell.publish", f"{prog} {_show(rest[0])} {up} (publishes to a registry)")
-            acc.add(L, "shell.script", f"{prog} runs {_show(rest[0])}")
+                acc.add(H, "shell.publish", f"{prog} {show(rest[0])} {up} (publishes to a registry)")
+            acc.add(L, "shell.script", f"{prog} runs {show(rest[0])}")
         return OTHER
     if stdin is None:
         acc.add(L, "shell.interactive", f"interactive {prog}")
@@ -2979,10 +2795,10 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     elif stdin is DOWNLOAD:
         acc.add(H, "shell.download_exec", f"downloaded code piped into {prog}")
     elif type(stdin) is FileInput:
-        if _downloaded(ctx, P.normalize(stdin.path, ctx.cwd)):
-            acc.add(H, "shell.download_exec", f"runs the downloaded script {_show(stdin.path)}")
+        if is_downloaded(ctx, P.normalize(stdin.path, ctx.cwd)):
+            acc.add(H, "shell.download_exec", f"runs the downloaded script {show(stdin.path)}")
         else:
-            acc.add(L, "shell.script", f"{prog} runs {_show(stdin.path)}")
+            acc.add(L, "shell.script", f"{prog} runs {show(stdin.path)}")
     else:
         acc.add(H, "shell.pipe_exec", f"text piped into {prog}")
     return OTHER
@@ -3179,7 +2995,7 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset(short_arg), frozenset(("--target-directory", "--suffix", "--mode", "--owner",
                                                        "--group", "--backup", "--reflink", "--sparse",
                                                        "--preserve", "--no-preserve")))
-    target = _first(o, "t", "--target-directory")
+    target = first_value(o, "t", "--target-directory")
     pos = o.pos
     if prog == "install" and "d" in o.flags:
         for d in pos:
@@ -3197,7 +3013,7 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
     verb = {"cp": "copy into", "mv": "move into", "install": "install into", "ln": "link at"}.get(prog, "write")
     for d in dests:
         r.write_path(d, ctx, acc, verb)
-    if prog == "install" and (_first(o, "o", "--owner") or "") in ("root", "0"):
+    if prog == "install" and (first_value(o, "o", "--owner") or "") in ("root", "0"):
         acc.add(M, "shell.install.root", "install -o root")
     if prog in ("cp", "install", "ditto"):
         # a copy reads its sources: a private key or credential file copied out of its place is a secret read
@@ -3205,14 +3021,14 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
             if r._is_secret_path(s, ctx):
                 cls = r.pclass(s, ctx)
                 what = P.label(cls) if cls in (P.SENSITIVE, P.ENV) else "secrets"
-                acc.add(M, "shell.secret_read", f"{prog} reads {_show(s)} ({what}) to copy it")
+                acc.add(M, "shell.secret_read", f"{prog} reads {show(s)} ({what}) to copy it")
     if prog == "mv":
         for s in srcs:
             cls = r.pclass(s, ctx)
             if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE, P.HOME):
-                acc.add(H, f"shell.mv.{cls}", f"move away {_show(s)} ({P.label(cls)})")
+                acc.add(H, f"shell.mv.{cls}", f"move away {show(s)} ({P.label(cls)})")
             elif cls == P.ENV:
-                acc.add(M, "shell.mv.env", f"move {_show(s)} (.env file)")
+                acc.add(M, "shell.mv.env", f"move {show(s)} (.env file)")
     return OTHER
 
 
@@ -3249,7 +3065,7 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
             k += 1
         text = " ".join(args[k:])
         if esc:
-            text = _unescape(text)
+            text = unescape(text)
         return TextInput(text + "\n", False)
     # printf FORMAT ARGS
     k = 0
@@ -3263,7 +3079,7 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
         return None
     if k >= len(args):
         return TextInput("", False)
-    fmt = _unescape(args[k])
+    fmt = unescape(args[k])
     rest = args[k + 1:]
     if "%" not in fmt:
         return TextInput(fmt, False)
@@ -3283,38 +3099,12 @@ def h_echo(r, prog, args, metas, ctx, acc, stdin):
     return TextInput("".join(out), False)
 
 
-_ESC = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|0[0-7]{0,3}|[0-7]{1,3}|u[0-9A-Fa-f]{1,4}|.)", re.S)
-_ESC_CHARS = {"n": "\n", "t": "\t", "\\": "\\", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
-              "r": "\r", "v": "\v", "'": "'", '"': '"'}
-
-
-def _esc(m) -> str:
-    g = m.group(1)
-    c = g[0]
-    if c in "xu" and len(g) > 1:
-        ch = chr(int(g[1:], 16))
-        return "\n" if ch == "\x00" else ch
-    if c in "01234567":
-        ch = chr(int(g, 8) & 0xFF)
-        # a NUL byte ends a record for its readers (xargs -0, read -d '', sort -z): read as a new line, never as
-        # the mark of a value unknown until run time
-        return "\n" if ch == "\x00" else ch
-    return _ESC_CHARS.get(g, "\\" + g)
-
-
-def _unescape(s: str) -> str:
-    """echo -e / printf escapes: \\n \\t \\xHH \\0NNN \\NNN \\uHHHH …"""
-    if "\\" not in s:
-        return s
-    return _ESC.sub(_esc, s)
-
-
 def h_printenv(r, prog, args, metas, ctx, acc, stdin):
     names = [a for a in args if not a.startswith("-")]
     if not names:
         acc.add(M, "shell.env.dump", "printenv prints every environment variable (secrets) into the agent's context")
         return SECRET
-    elif any(_is_secret_name(nm) for nm in names):
+    elif any(is_secret_name(nm) for nm in names):
         acc.add(M, "shell.secret_print", "printenv of a secret variable into the agent's context")
         return SECRET
     else:
@@ -3643,7 +3433,7 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
         if MARK in f or f in ("-", "/dev/stdin", "/proc/self/fd/0"):
             continue
         key = P.normalize(f, ctx.cwd)
-        if _downloaded(ctx, key):
+        if is_downloaded(ctx, key):
             sources.append(DOWNLOAD)
         elif key in ctx.written:
             sources.append(TextInput(ctx.written[key], False))
@@ -3722,7 +3512,7 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
         for a in args:
             v = a.split("=", 1)[1] if a.startswith("--") and "=" in a else a
             if v.startswith(T.REMOTE_CODE_PREFIXES) and (prog in T.PACKAGE_RUNNERS or sub == "run"):
-                acc.add(H, "shell.download_exec", f"{prog} runs code fetched from {_show(v)}")
+                acc.add(H, "shell.download_exec", f"{prog} runs code fetched from {show(v)}")
                 return OTHER
     if prog in T.PACKAGE_RUNNERS:
         run = _package_runner_argv(prog, args)
@@ -3795,7 +3585,7 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     if prog == "heroku" and sub not in subs:
         deploys = sub.startswith(("ps:", "config:set", "config:unset", "pg:", "apps:", "releases:"))
     if deploys:
-        if _prod_in(args) or "--prod" in args or "--production" in args:
+        if prod_in(args) or "--prod" in args or "--production" in args:
             acc.add(H, "shell.deploy.production", f"{prog} {sub} to production".replace("  ", " "))
         else:
             acc.add(M, "shell.deploy", f"{prog} {sub} (deploys)".replace("  ", " "))
@@ -3866,7 +3656,7 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
             acc.add(L, "shell.cloud", f"aws s3 {v}")
         return OTHER
     op = cmd[-1].lower() if cmd else ""
-    if prog == "aws" and cmd[:2] == ["configure", "get"] and any(_is_secret_name(a.upper()) for a in args[2:]):
+    if prog == "aws" and cmd[:2] == ["configure", "get"] and any(is_secret_name(a.upper()) for a in args[2:]):
         acc.add(M, "shell.secret_read", "aws configure get prints a credential into the agent's context")
         return SECRET
     if words & {"delete", "destroy", "terminate", "remove", "rm", "rb", "purge", "deregister", "revoke", "wipe"}:
@@ -3879,7 +3669,7 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
             "whoami", "version", "help", "info"}:
         acc.add(S, "shell.cloud.read", f"{prog} {verbs} (reads)")
     elif words & {"deploy", "release", "publish"}:
-        acc.add(H if _prod_in(args) else M, "shell.deploy", f"{prog} {verbs} (deploys)")
+        acc.add(H if prod_in(args) else M, "shell.deploy", f"{prog} {verbs} (deploys)")
     elif words & {"iam", "policy", "role", "firewall", "firewall-rules", "dns", "kms", "secret", "secrets"}:
         acc.add(H, "shell.cloud.iam", f"{prog} {verbs} (access or network change)")
     else:
@@ -3908,9 +3698,9 @@ def h_remote_delete(r, prog, args, metas, ctx, acc, stdin):
             what = f"{prog} {key}"
             if recursive:
                 acc.add(H, "shell.remote_rm.recursive",
-                        f"{what}: recursive delete of {_show(tgt) or 'a remote path'} (remote storage)")
+                        f"{what}: recursive delete of {show(tgt) or 'a remote path'} (remote storage)")
             else:
-                acc.add(M, "shell.remote_rm", f"{what}: delete of {_show(tgt) or 'a remote path'} (remote storage)")
+                acc.add(M, "shell.remote_rm", f"{what}: delete of {show(tgt) or 'a remote path'} (remote storage)")
             return OTHER
         break
     acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
@@ -3942,7 +3732,7 @@ def h_script(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("cTBIOEmo"), frozenset(("--command", "--log-timing", "--log-io", "--log-in",
                                                           "--log-out", "--echo", "--logging-format",
                                                           "--output-limit")))
-    cmd = _first(o, "c", "--command")
+    cmd = first_value(o, "c", "--command")
     logs = [v for ch in "TBIO" for v in o.vals.get(ch, ())]
     logs += [v for nm in ("--log-timing", "--log-io", "--log-in", "--log-out")
              if isinstance(v := o.longs.get(nm), str)]
@@ -4087,7 +3877,7 @@ def h_screen(r, prog, args, metas, ctx, acc, stdin):
 def h_su(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("csgG"), frozenset(("--command", "--shell", "--group")))
     acc.add(M, "shell.su", "su (switches user)")
-    cmd = _first(o, "c", "--command")
+    cmd = first_value(o, "c", "--command")
     if cmd:
         r.run_text(cmd, ctx, acc)
     return OTHER
@@ -4109,11 +3899,11 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
             if a in ("-I", "--replace"):
                 repl = args[i + 1] if i + 1 < n else "{}"
             if a in ("-d", "--delimiter"):
-                records = _unescape(args[i + 1]) if i + 1 < n else True
+                records = unescape(args[i + 1]) if i + 1 < n else True
             i += 2
             continue
         if a.startswith("--delimiter=") or (a.startswith("-d") and not a.startswith("--")):
-            records = _unescape(a.split("=", 1)[1] if a.startswith("--") else a[2:])
+            records = unescape(a.split("=", 1)[1] if a.startswith("--") else a[2:])
         elif a == "--null" or (not a.startswith("--") and "0" in a):
             records = True
         if a.startswith("-I") and len(a) > 2:
@@ -4165,7 +3955,7 @@ def h_editor(r, prog, args, metas, ctx, acc, stdin):
 
 def h_ssh_keygen(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("fbtCNnOVZaEIzmrwDGPRYSs"))
-    f = _first(o, "f")
+    f = first_value(o, "f")
     if o.flags & {"l", "y", "F", "L"} and not o.flags & {"R"}:
         acc.add(S, "shell.read_only", "ssh-keygen (reads)")
         return OTHER
@@ -4177,29 +3967,12 @@ def h_ssh_keygen(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
-_TARS = frozenset(("tar", "gtar", "bsdtar"))
-_TAR_OLD_ARGS = "bfFgIKLNTVXC"  # letters of an old-style first word (`tar czf x.tgz`) that take the next word
 _TAR_MODES = {"--create": "c", "--append": "r", "--update": "u", "--catenate": "A", "--concatenate": "A",
               "--extract": "x", "--get": "x", "--list": "t"}
 
 
-def _tar_old_style(args: list) -> list:
-    """``tar czf x.tgz dir`` as ``tar -c -z -f x.tgz dir``."""
-    first = args[0] if args else ""
-    if not first or first[0] == "-" or not first.isalpha() or len(first) > 16:
-        return args
-    out: list = []
-    k = 1
-    for ch in first:
-        out.append("-" + ch)
-        if ch in _TAR_OLD_ARGS and k < len(args):
-            out.append(args[k])
-            k += 1
-    return out + args[k:]
-
-
 def h_tar(r, prog, args, metas, ctx, acc, stdin):
-    args = _tar_old_style(args)
+    args = tar_old_style(args)
     spec = T.OPTION_EFFECTS[prog]
     mode: set = set()
     for a in args:
@@ -4220,34 +3993,16 @@ def h_tar(r, prog, args, metas, ctx, acc, stdin):
             if opt in ("-f", "--file") and val and val != "-":
                 r.write_path(val, ctx, acc, f"{prog} writes the archive")
     o = getopts(args, frozenset("fCT"), frozenset(("--directory", "--file")))
-    d = _first(o, "C", "--directory")
+    d = first_value(o, "C", "--directory")
     if d and "x" in mode:
         r.write_path((d.rstrip("/") + "/x") if d.strip("/") else "/", ctx, acc, "extract into")
-    archive = _first(o, "f", "--file")
-    if "x" in mode and (stdin == DOWNLOAD if archive in (None, "-") else _downloaded(ctx, P.normalize(archive, ctx.cwd))):
+    archive = first_value(o, "f", "--file")
+    if "x" in mode and (stdin == DOWNLOAD if archive in (None, "-") else is_downloaded(ctx, P.normalize(archive, ctx.cwd))):
         # a downloaded archive unpacked: whatever is run from where it went is downloaded code
         if len(ctx.downloaded) < 64:
-            ctx.downloaded.add(_DOWNLOADED_DIR + (P.normalize(d, ctx.cwd).rstrip("/") if d else ""))
+            ctx.downloaded.add(DOWNLOADED_DIR + (P.normalize(d, ctx.cwd).rstrip("/") if d else ""))
     acc.add(L, "shell.program", prog)
     return OTHER
-
-
-#: marks a directory in Ctx.downloaded whose files all came from a download (an unpacked archive); with no
-#: directory after it, the working directory
-_DOWNLOADED_DIR = "\x00dir:"
-
-
-def _downloaded(ctx: Ctx, key: str) -> bool:
-    """Whether the file ``key`` (normalized) is downloaded code: downloaded itself, or inside a directory a
-    downloaded archive was unpacked into."""
-    if key in ctx.downloaded:
-        return True
-    for d in ctx.downloaded:
-        if d.startswith(_DOWNLOADED_DIR):
-            base = d[len(_DOWNLOADED_DIR):]
-            if (not base and not key.startswith(("/", "~"))) or (base and key.startswith(base + "/")):
-                return True
-    return False
 
 
 def h_netcat(r, prog, args, metas, ctx, acc, stdin):
@@ -4326,7 +4081,7 @@ def h_gdb(r, prog, args, metas, ctx, acc, stdin):
 
 def h_unzip(r, prog, args, metas, ctx, acc, stdin):
     o = getopts(args, frozenset("dx"))
-    d = _first(o, "d")
+    d = first_value(o, "d")
     if d:
         r.write_path((d.rstrip("/") + "/x") if d.strip("/") else "/", ctx, acc, "extract into")
     acc.add(L, "shell.program", prog)
@@ -4435,130 +4190,6 @@ def h_salt(r, prog, args, metas, ctx, acc, stdin):
     elif func in T.SALT_SHELL_FUNCS:
         _remote_command(r, [a for a in pos[2:] if "=" not in a or " " in a][:1] or pos[2:3], ctx, acc, stdin)
     return OTHER
-
-
-def _global_readings(args: list, metas: list, opts: tuple, prog: str, acc: Acc) -> list:
-    """The readings of the options before a program's subcommand (table :data:`GLOBAL_OPTS`): each is
-    ``(args, metas)`` with every option before the subcommand and its value made one word (``-n prod`` ->
-    ``-n=prod``), so the subcommand is the first word not starting with "-" (``helm -n prod uninstall api``).
-    An option of neither kind followed by a word may take it as its value or not: both readings are returned
-    (the option read as a flag first), so the higher tier decides and an unknown option never hides the
-    subcommand behind its value (``helm --x get uninstall api``)."""
-    with_val, flags = opts
-    readings: list = []
-    head: list = []
-    hmetas: list = []
-    i, n = 0, len(args)
-    while i < n:
-        a = args[i]
-        if a == "--" or a == "-" or not a.startswith("-"):
-            break
-        m = metas[i] if i < len(metas) else None
-        nxt = args[i + 1] if i + 1 < n else None
-        if a in with_val and nxt is not None:
-            head.append(f"{a}={nxt}")
-            hmetas.append(metas[i + 1] if i + 1 < len(metas) else m)
-            i += 2
-            continue
-        known = ("=" in a or a in flags or a in with_val or (
-            a[1] != "-" and len(a) > 2 and (a[:2] in with_val or all(f"-{ch}" in flags for ch in a[1:]))))
-        if not known and nxt is not None and nxt != "--" and not nxt.startswith("-"):
-            if len(readings) >= T.MAX_OPTION_READINGS:
-                acc.add(M, "shell.options.unknown", f"{prog}: too many unknown options before its subcommand")
-                break
-            # reading 1: the option takes no value, the next word is the subcommand
-            readings.append((head + args[i:], hmetas + metas[i:]))
-            head = head + [f"{a}={nxt}"]
-            hmetas = hmetas + [metas[i + 1] if i + 1 < len(metas) else m]
-            i += 2
-            continue
-        head.append(a)
-        hmetas.append(m)
-        i += 1
-    readings.append((head + args[i:], hmetas + metas[i:]))
-    return readings
-
-
-def _globals_first(handler, opts: tuple):
-    """``handler`` called with the options before the subcommand read first (:func:`_global_readings`), once per
-    reading; what the first reading prints is what the command prints."""
-
-    def h_global_options(r, prog, args, metas, ctx, acc, stdin):
-        out = None
-        for k, (a, m) in enumerate(_global_readings(args, metas, opts, prog, acc)):
-            o = handler(r, prog, a, m, ctx, acc, stdin)
-            if k == 0:
-                out = o
-        return out
-
-    return h_global_options
-
-
-# ------------------------------------------------------- options that write files or run commands
-MAX_FX = 16  # effects (commands, writes) read per command
-
-
-def parse_fx(spec: tuple, args: list):
-    """Read ``args`` by a program's OPTION_EFFECTS entry: ``([(effect or None, option, value)], operands)``;
-    options with a value or an effect are listed."""
-    shorts, optional, takes, effects, _ = spec
-    found: list = []
-    pos: list = []
-    i, n = 0, len(args)
-    while i < n:
-        a = args[i]
-        i += 1
-        if a == "--":
-            pos.extend(args[i:])
-            break
-        if len(a) < 2 or a[0] not in "-+" or a[1].isdigit():
-            if len(a) > 1 and a[0] == "-":
-                continue  # -5: an old numeric option
-            if a[0] == "+" and "+" in effects:
-                found.append((effects["+"], "+", a[1:]))
-            else:
-                pos.append(a)
-            continue
-        if a[0] == "+":
-            if "+" in effects:
-                found.append((effects["+"], "+", a[1:]))
-            else:
-                pos.append(a)
-            continue
-        if a.startswith("--") or a in takes or shorts is None:
-            k, eq, v = a.partition("=") if a.startswith("--") else (a, "", "")
-            val = None
-            if eq:
-                val = v
-            elif k in takes and i < n:
-                val = args[i]
-                i += 1
-            fx = effects.get(k)
-            if fx is not None or val is not None:
-                found.append((fx, k, val))
-            continue
-        j, m = 1, len(a)
-        while j < m:
-            ch = a[j]
-            key = "-" + ch
-            if ch in shorts:
-                if j + 1 < m:
-                    val = a[j + 1:]
-                elif i < n:
-                    val = args[i]
-                    i += 1
-                else:
-                    val = ""
-                found.append((effects.get(key), key, val))
-                break
-            if ch in optional:
-                found.append((effects.get(key), key, a[j + 1:]))
-                break
-            fx = effects.get(key)
-            if fx is not None:
-                found.append((fx, key, None))
-            j += 1
-    return found, pos
 
 
 _EX_RANGE = re.compile(r"(?:[%.$,;+\-\d\s]|'[a-zA-Z<>\[\]]|/(?:[^/\\]|\\.)*/|\?(?:[^?\\]|\\.)*\?)*")
