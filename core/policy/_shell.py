@@ -15,6 +15,16 @@ from core.policy._overflow import scan_overflow
 from core.policy._pycode import code_runs_data, scan_code
 from core.policy._sql import classify_sql, sql_shell_commands
 from core.policy.shell.common import is_secret_name, prod_in, show, unescape
+from core.policy.shell.effects.options import OptionEffects, ex_line_effects
+from core.policy.shell.effects.paths import PathEffects
+from core.policy.shell.effects.secrets import (
+    CLOUD_SECRET_OPS,
+    SECRET_HINT,
+    SecretEffects,
+    meta_outputs,
+    secret_printed,
+    secret_read,
+)
 from core.policy.shell.options import (
     TARS,
     _global_readings,
@@ -40,7 +50,6 @@ from core.policy.shell.state import (
     Acc,
     Ctx,
     FileInput,
-    Flow,
     ProcOutput,
     TextInput,
     held_text,
@@ -60,8 +69,12 @@ from core.policy.shell.syntax import (
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
-class ShellReader:
+class ShellReader(OptionEffects, SecretEffects, PathEffects):
     """Reads command text as a shell does and returns its tier."""
+
+    def scan_code(self, code: str, ctx: Ctx, acc: Acc, lang: str | None = None) -> None:
+        """Inline code (``python -c``, vim ``:py``, gdb): the calls it makes, read by the interpreters family."""
+        _scan_code(self, code, ctx, acc, lang)
 
     def __init__(self, read_only_extra=()):
         self.read_only = T.READ_ONLY | frozenset(read_only_extra)
@@ -81,7 +94,7 @@ class ShellReader:
                 if len(parts) > 2 and parts[1] in ("home", "Users"):
                     user = parts[2]
             ctx = Ctx(ws, ws, user)
-            ctx.secretish = _SECRET_HINT.search(text) is not None
+            ctx.secretish = SECRET_HINT.search(text) is not None
         if len(text) < 512 and not _NOT_PLAIN.search(text):
             done = self._plain_list(text, ctx, acc)
             if done:
@@ -369,7 +382,7 @@ class ShellReader:
             if type(stdin) is FileInput and any(rd.op == "<" for rd in node.redirs):
                 # `$(< file)` is `$(cat file)`; `done < file` feeds a loop (its commands were read with it)
                 self.read_secret_check("the loop" if node.loop == LOOP_END else "`<`", [stdin.path], ctx, acc)
-                return SECRET if self._is_secret_path(stdin.path, ctx) else OTHER
+                return SECRET if self.is_secret_path(stdin.path, ctx) else OTHER
             return None
         if node.plain:
             # literal words only (no assignments, redirects, quotes or expansions): without braces to expand,
@@ -448,232 +461,6 @@ class ShellReader:
                 continue
             self.write_path(target, ctx, acc, "redirect output to")
         return stdin
-
-    # ----------------------------------------------------------- path rules
-    def pclass(self, p: str, ctx: Ctx) -> str:
-        return P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)
-
-    def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to") -> str:
-        cls = self.pclass(p, ctx)
-        t = _WRITE_TIERS.get(cls, L)
-        if cls == P.NULLDEV:
-            acc.add(S, "shell.write.null", f"{verb} {p} (discarded)")
-        else:
-            acc.add(t, f"shell.write.{cls}", f"{verb} {show(p)} ({P.label(cls)})")
-        return cls
-
-    def delete_path(self, p: str, recursive: int, ctx: Ctx, acc: Acc, what: str = "delete") -> None:
-        cls = self.pclass(p, ctx)
-        if recursive:
-            if cls in P.CRITICAL_TREES:
-                if recursive == 2:
-                    acc.add(H, f"shell.{what}.filtered.{cls}", f"filtered recursive {what} under {show(p)} "
-                                                             f"({P.label(cls)})")
-                else:
-                    acc.add(C, f"shell.rm.recursive.{cls}", f"recursive {what} of {show(p)} ({P.label(cls)})")
-            elif cls == P.CONTAINER:
-                acc.add(L, "shell.rm.container", f"recursive {what} inside the container ({show(p)})")
-            elif cls == P.UNKNOWN:
-                acc.add(H, "shell.rm.recursive.unknown",
-                        f"recursive {what} of a target unknown until run time ({show(p)})")
-            else:
-                acc.add(H, "shell.rm.recursive", f"recursive {what} of {show(p)} ({P.label(cls)})")
-            return
-        if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE):
-            acc.add(H, f"shell.rm.{cls}", f"{what} of {show(p)} ({P.label(cls)})")
-        elif cls == P.BLOCKDEV:
-            acc.add(H, "shell.rm.device", f"{what} of device node {show(p)}")
-        elif cls == P.ENV:
-            acc.add(M, "shell.rm.env", f"{what} of {show(p)} (.env file)")
-        elif cls == P.UNKNOWN and p == MARK:
-            acc.add(H, "shell.rm.unknown", f"{what} of targets unknown until run time")
-        else:
-            acc.add(L, "shell.rm", f"{what} of {show(p)} ({P.label(cls)})")
-
-    def read_secret_check(self, prog: str, files, ctx: Ctx, acc: Acc) -> None:
-        for f in files:
-            if not f or f[0] == "-" and len(f) > 1:
-                continue
-            cls = self.pclass(f, ctx)
-            if cls in (P.SENSITIVE, P.ENV):
-                acc.add(M, "shell.secret_read", f"{prog} reads {show(f)} ({P.label(cls)}) into the agent's context")
-            elif P.is_secret_read(f):
-                acc.add(M, "shell.secret_read", f"{prog} reads {f} (secrets) into the agent's context")
-
-    def command_var(self, name: str, val: str, ctx: Ctx, acc: Acc) -> None:
-        """``GIT_SSH_COMMAND=…``, ``PAGER=…``: a variable some program runs as a command."""
-        if MARK in val:
-            acc.add(M, "shell.command_var", f"{name} set to a command decided at run time")
-            return
-        self.run_text(val, ctx.child(), acc)
-
-    def _secret_flow(self, prog, args, metas, stdin, ctx, acc, out):
-        """Secret file contents flowing through a command: into a network sender it is HIGH; otherwise
-        the command's output carries them on (``base64 ~/.ssh/id_rsa | curl -d @- …``)."""
-        how = None
-        if stdin is SECRET or stdin == SECRET:
-            how = "piped"
-        elif type(stdin) is FileInput and self._is_secret_path(stdin.path, ctx):
-            how = "piped"
-        else:
-            for m in metas:
-                if m is not None and m[0] == SECRET:
-                    how = "in its arguments"
-                    break
-            if how is None and prog not in T.SECRET_ECHOERS and args and _SECRET_HINT.search("\x01".join(args)):
-                for a in args:
-                    if _SECRET_HINT.search(a) and (self._is_secret_path(_operand_path(a), ctx) or (
-                            prog in T.UPLOADERS and " " in a and any(  # smbclient -c 'put .env', lftp -c '…'
-                                self._is_secret_path(w, ctx) for w in a.split()[:16]))):
-                        how = "read"
-                        break
-        if how is None:
-            return out
-        if prog in T.NETWORK_SENDERS and how != "read":
-            acc.add(H, "shell.secret_send", f"{prog} sends secret file contents ({how}) over the network")
-            return out
-        if prog in T.UPLOADERS:
-            acc.add(H, "shell.secret_send", f"{prog} uploads (or overwrites) a secret file")
-            return out
-        if prog in T.NETWORK_SENDERS:
-            return out  # operands of senders are their own handler's business (ssh -i ~/.ssh/key)
-        return SECRET if out is not None else out
-
-    def _is_secret_path(self, f: str, ctx: Ctx) -> bool:
-        if not f or MARK in f:
-            return False
-        cls = self.pclass(f, ctx)
-        return cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f)
-
-    def sends_secret(self, prog: str, f: str, ctx: Ctx, acc: Acc) -> None:
-        if f.startswith("@"):
-            f = f[1:]
-        if not f:
-            return
-        cls = self.pclass(f, ctx)
-        if cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f):
-            acc.add(H, "shell.secret_send", f"{prog} sends a secret file ({show(f)}) over the network")
-
-    # ------------------------------------------------ options that write or run commands, code variables
-    def option_effects(self, prog: str, spec: tuple, args: list, ctx: Ctx, acc: Acc, stdin) -> list:
-        """Options (and output operands) that write a file, run a command or change the system (table
-        OPTION_EFFECTS); returns the operands."""
-        found, pos = parse_fx(spec, args)
-        k = 0
-        for fx, opt, val in found:
-            if fx is None:
-                continue
-            k += 1
-            if k > MAX_FX:
-                acc.add(M, "shell.option.many", f"{prog}: too many command options to read")
-                break
-            if type(fx) is tuple:
-                acc.add(fx[0], f"shell.{prog}.change"[:40], f"{prog} {opt} {fx[1]}")
-            elif val is None or val == "":
-                continue
-            elif fx == T.FX_WRITE:
-                if val != "-":
-                    self.write_path(val, ctx, acc, f"{prog} {opt} writes")
-            elif fx == T.FX_RUN:
-                if prog == "zip":
-                    val = val.replace("{}", pos[0] if pos else MARK)
-                self.option_command(prog, opt, val, ctx, acc)
-            elif fx == T.FX_BANG:
-                for cmd in _bang_commands(val, prog in ("less", "zless")):
-                    self.option_command(prog, opt, cmd, ctx, acc)
-            elif fx == T.FX_EX:
-                self.ex_effects(prog, opt, _ex_effects(val), ctx, acc)
-            elif fx == T.FX_TAR_ACTION:
-                for act in val.split(","):
-                    if act.startswith("exec="):
-                        self.option_command(prog, opt, act[5:], ctx, acc)
-            elif fx == T.FX_KEYBIND:
-                cmd = val.split(":", 1)[1] if ":" in val else ""
-                if cmd.strip():
-                    self.option_command(prog, opt, cmd.strip().strip("'\""), ctx, acc)
-            elif fx == T.FX_ELISP:
-                acc.add(M, "shell.elisp", f"{prog} {opt} runs Lisp code")
-                for m in _ELISP_SHELL.finditer(val[:8192]):
-                    cmd = " ".join([m.group(1)] + re.findall(r'"([^"\n]{0,256})"', m.group(2)))
-                    self.option_command(prog, opt, unescape(cmd), ctx, acc)
-            elif fx == T.FX_MAKEFILE:
-                text = None
-                if opt in ("--eval", "-E"):
-                    text = unescape(val)
-                elif val in ("-", "/dev/stdin", "/proc/self/fd/0"):
-                    if type(stdin) is TextInput:
-                        acc.add(M, "shell.heredoc", f"makefile read by {prog} from its input")
-                        text = stdin.text
-                    elif stdin is not None:
-                        acc.add(H, "shell.pipe_exec", f"makefile piped into {prog}")
-                elif MARK not in val and P.normalize(val, ctx.cwd) in ctx.written:
-                    text = ctx.written[P.normalize(val, ctx.cwd)]
-                elif MARK not in val and is_downloaded(ctx, P.normalize(val, ctx.cwd)):
-                    acc.add(H, "shell.download_exec", f"{prog} runs the downloaded makefile {show(val)}")
-                if text:
-                    for cmd in _makefile_commands(text):
-                        self.run_text(cmd, ctx, acc)
-        outputs = spec[4]
-        for k in outputs:
-            if k < len(pos) and pos[k] != "-":
-                self.write_path(pos[k], ctx, acc, f"{prog} writes")
-        sub = T.SUBCOMMAND_EFFECTS.get(prog)
-        if sub and pos:
-            fx = sub.get(pos[0])
-            if fx is not None and len(pos) > fx[2]:
-                acc.add(fx[0], f"shell.{prog}.{pos[0]}"[:40], f"{prog} {pos[0]} {fx[1]}")
-        return pos
-
-    def option_command(self, prog: str, opt: str, cmd: str, ctx: Ctx, acc: Acc) -> None:
-        """A command string given in an option (``man -P CMD``, ``less +'!CMD'``): read as a command."""
-        what = f"{prog} {opt}" if opt != "+" else f"{prog} +"
-        if MARK in cmd:
-            acc.add(M, "shell.option_command", f"{what} runs a command decided at run time")
-            return
-        acc.add(S, "shell.option_command", f"{what} runs a command")
-        self.run_text(cmd, ctx.child(), acc)
-
-    def ex_effects(self, prog: str, opt: str, effects: list, ctx: Ctx, acc: Acc) -> None:
-        for e in effects:
-            if e[0] == "cmd":
-                self.option_command(prog, opt, e[1], ctx, acc)
-            elif e[0] == "dyn":
-                acc.add(H, "shell.editor.system", f"{prog} runs a command built at run time ({e[1]})")
-            elif e[0] == "write":
-                self.write_path(e[1], ctx, acc, f"{prog} writes")
-            elif e[0] == "code":
-                acc.add(M, "shell.editor.code", f"{prog} runs {e[1] or 'script'} code")
-                if e[1] and e[2].strip():
-                    _scan_code(self, e[2], ctx, acc, e[1])
-
-    def code_var(self, name: str, val: str, ctx: Ctx, acc: Acc) -> None:
-        """Variables that make programs run code: a library injected (``LD_PRELOAD``), a start-up file
-        (``BASH_ENV``), code options (``NODE_OPTIONS=--require …``), command substitutions in a prompt (``PS4``),
-        an exported function (``BASH_FUNC_x%%``)."""
-        spec = T.CODE_VARS.get(name)
-        if spec is not None:
-            words = spec[2]
-            if words is None or any(w.startswith(t) or t in w and t in ("/", "~", ".sh")
-                                    for w in val.replace("=", " ").split() for t in words):
-                acc.add(spec[0], f"shell.code_var.{name}"[:40], f"{name}={show(val)} {spec[1]}")
-            return
-        if name in T.PROMPT_VARS:
-            if "$(" in val or "`" in val:
-                acc.add(M, "shell.prompt_command", f"{name} runs commands each time it is shown")
-                self.run_text(': "' + val.replace("\\", "\\\\").replace('"', '\\"') + '"', ctx.child(), acc)
-            return
-        if name.startswith("BASH_FUNC_") and val.lstrip().startswith("()"):
-            acc.add(M, "shell.exported_function", f"{name} defines a function for the shells it starts")
-            self.run_text("f" + val.lstrip(), ctx.child(), acc)
-
-    def set_var(self, name: str, val: str, ctx: Ctx, acc: Acc) -> None:
-        """A variable given a value: those some program runs as a command or that inject code are read."""
-        if not val.strip():
-            return
-        if name in T.COMMAND_VARS:
-            self.command_var(name, val, ctx, acc)
-        elif name in T.CODE_VARS or name in T.PROMPT_VARS or name.startswith("BASH_FUNC_"):
-            self.code_var(name, val, ctx, acc)
 
     # ------------------------------------------------------------ dispatch
     def run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
@@ -786,9 +573,9 @@ class ShellReader:
             self.sends_secret(prog, stdin.path, ctx, acc)
         if sender and prog not in T.NETWORK_SENDERS and (stdin is SECRET or stdin == SECRET):
             acc.add(H, "shell.secret_send", f"{prog} sends secret contents (piped) over the network")
-        if (ctx.secretish or stdin is SECRET or SECRET in _META_OUTS(metas)) and (
+        if (ctx.secretish or stdin is SECRET or SECRET in meta_outputs(metas)) and (
                 out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS):
-            out = self._secret_flow(prog, args, metas, stdin, ctx, acc, out)
+            out = self.secret_flow(prog, args, metas, stdin, ctx, acc, out)
         if dry:
             acc.add(min(max(target.tier, S), L), "shell.dry_run", f"dry run: {target.reason or prog}")
         acc.cur = prev_cur
@@ -965,7 +752,7 @@ class ShellReader:
                         ctx.env[a] = ws[k] if k < len(ws) else ""
                 else:
                     ctx.env[a] = MARK
-                if stdin is SECRET or (type(stdin) is FileInput and self._is_secret_path(stdin.path, ctx)):
+                if stdin is SECRET or (type(stdin) is FileInput and self.is_secret_path(stdin.path, ctx)):
                     ctx.tainted.add(a)
             return None
         if prog == "alias":
@@ -994,26 +781,6 @@ class ShellReader:
 
 _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", " "), ("}", " "), ("\\", ""),
                 ("$", " "))
-
-
-#: operations whose output is a secret or a credential (reading it brings it into the agent's context)
-_CLOUD_SECRET_OPS = frozenset(("get-secret-value", "decrypt", "get-login-password", "get-session-token",
-                               "get-access-token", "print-access-token", "print-identity-token",
-                               "get-authorization-token", "assume-role", "get-federation-token",
-                               "get-login", "generate-data-key", "get-credentials"))
-
-
-#: text that may name a secret file or a secret-reading command (a cheap test before the data flow is followed)
-_SECRET_HINT = re.compile(r"\.(?:" + "|".join(sorted({re.escape(
-    f.split("/", 1)[0] if not f.startswith(".config/") else f)[2:] for f in T.SENSITIVE_HOME_FILES} | {
-    re.escape(d[1:]) for d in T.SENSITIVE_HOME_DIRS} | {"env"})) + r")|shadow|sudoers|environ|private|secrets|letsencrypt|pki|wireguard|ssh_host|\.key\b|" + "|".join(sorted({
-    re.escape(w) for ws in T.SECRET_PRINTERS.values() for w in ws if len(w) > 4})) + "|secret|with-decryption|" + "|".join(
-    sorted(map(re.escape, _CLOUD_SECRET_OPS))))
-
-
-def _META_OUTS(metas) -> set:
-    """What the substitutions in a command's words printed (SECRET when one printed secrets: ``$(env)``)."""
-    return {m[0] for m in metas if m is not None and type(m[0]) is Flow}
 
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
@@ -1064,25 +831,12 @@ def _brace_expand(w: str) -> list:
     return out
 
 
-def _operand_path(a: str) -> str:
-    """The path in an operand: ``@file``, ``name=@file``, ``--opt=file``, ``if=file``."""
-    if "=" in a:
-        a = a.rsplit("=", 1)[1]
-    return a[1:] if a.startswith(("@", "<")) else a
-
-
 def _loose(text: str) -> str:
     """Quotes and brackets removed (str.replace runs in C; a translate table with deletions does not)."""
     for a, b in _LOOSE_PAIRS:
         if a in text:
             text = text.replace(a, b)
     return text
-
-_WRITE_TIERS = {
-    P.ROOT: H, P.SYSROOT: H, P.SYSTEM: H, P.SENSITIVE: H, P.ENV: M, P.BLOCKDEV: C, P.SYSRQ: C, P.NULLDEV: S,
-    P.HOME: L, P.WORKSPACE: L, P.OTHER: L, P.UNKNOWN: L, P.CONTAINER: L,
-}
-
 
 #: characters that need the full reader (expansions, redirects, grouping, comments, new lines …)
 _NOT_PLAIN = re.compile(r"[^A-Za-z0-9 \t_./,:+@%^=*?&|;~\[\]'\"-]|&&&|\|\|\||;;|\|&|&\||;&|&;|\|;|;\|")
@@ -1223,7 +977,7 @@ def h_mapfile(r, prog, args, metas, ctx, acc, stdin):
     ctx.env[name] = MARK
     if type(stdin) is FileInput:
         r.read_secret_check(prog, [stdin.path], ctx, acc)
-        if r._is_secret_path(stdin.path, ctx):
+        if r.is_secret_path(stdin.path, ctx):
             ctx.tainted.add(name)
     elif stdin == SECRET:
         ctx.tainted.add(name)
@@ -1827,7 +1581,7 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         return OTHER
     if sub == "add" or (sub == "commit" and o.pos):
         for f in o.pos:
-            if r._is_secret_path(f, ctx):
+            if r.is_secret_path(f, ctx):
                 acc.add(M, "shell.git.add.secret", f"git {sub} stages {show(f)} (a secret file) to be pushed")
                 ctx.flags.add("staged_secret")
     if sub == "branch":
@@ -1919,9 +1673,9 @@ def h_gh(r, prog, args, metas, ctx, acc, stdin):
         t = T.HTTP_METHOD_TIERS.get(method, M)
         acc.add(t, f"shell.http.{method.lower()}", f"{prog} api {method} request")
         return DOWNLOAD
-    word = _secret_printed(prog, args)
+    word = secret_printed(prog, args)
     if word is not None:
-        return _secret_read(prog, word, acc)
+        return secret_read(prog, word, acc)
     if (group, verb) in (("repo", "delete"), ("release", "delete")) or verb == "delete":
         acc.add(H, "shell.gh.delete", f"{prog} {group} {verb}")
     elif (group, verb) == ("release", "create"):
@@ -3018,7 +2772,7 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
     if prog in ("cp", "install", "ditto"):
         # a copy reads its sources: a private key or credential file copied out of its place is a secret read
         for s in srcs:
-            if r._is_secret_path(s, ctx):
+            if r.is_secret_path(s, ctx):
                 cls = r.pclass(s, ctx)
                 what = P.label(cls) if cls in (P.SENSITIVE, P.ENV) else "secrets"
                 acc.add(M, "shell.secret_read", f"{prog} reads {show(s)} ({what}) to copy it")
@@ -3356,36 +3110,12 @@ def h_db_drop(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
-def _secret_printed(prog: str, args: list) -> str | None:
-    """The secret-printing command of table :data:`SECRET_PRINTERS` that ``args`` run (``vault kv get``,
-    ``gpg --export-secret-keys``, ``gh auth token``, ``heroku config``), or None."""
-    table = T.SECRET_PRINTERS.get(prog)
-    if not table:
-        return None
-    pos = [a for a in args if not a.startswith("-")]
-    shorts = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
-    for a in args:
-        if a.startswith("--") and a.split("=", 1)[0] in table:
-            word = a.split("=", 1)[0]
-            break
-    else:
-        word = " ".join(pos[:2]) if " ".join(pos[:2]) in table else pos[0] if pos and pos[0] in table else None
-    if word is not None and (not table[word] or any(ch in shorts for ch in table[word])):
-        return word
-    return None
-
-
-def _secret_read(prog: str, word: str, acc: Acc):
-    acc.add(M, "shell.secret_read", f"{prog} {word} prints a secret into the agent's context")
-    return SECRET
-
-
 def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
     """gpg --export-secret-keys, security find-generic-password -w … (table SECRET_PRINTERS): the output is a
     secret (MEDIUM to read into the agent's context; the pipe data flow carries it on)."""
-    word = _secret_printed(prog, args)
+    word = secret_printed(prog, args)
     if word is not None:
-        return _secret_read(prog, word, acc)
+        return secret_read(prog, word, acc)
     acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
     return OTHER
 
@@ -3563,9 +3293,9 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     if pub is not None:
         acc.add(H, "shell.publish", pub)
         return OTHER
-    word = _secret_printed(prog, args)
+    word = secret_printed(prog, args)
     if word is not None:
-        return _secret_read(prog, word, acc)
+        return secret_read(prog, word, acc)
     if prog == "helm":
         if sub in ("uninstall", "delete", "del"):
             acc.add(H, "shell.helm.uninstall", f"helm {sub} (removes a release)")
@@ -3661,7 +3391,7 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
         return SECRET
     if words & {"delete", "destroy", "terminate", "remove", "rm", "rb", "purge", "deregister", "revoke", "wipe"}:
         acc.add(H, "shell.cloud.delete", f"{prog} {verbs} (deletes cloud resources)")
-    elif (op in _CLOUD_SECRET_OPS or {"secrets", "access"} <= words or ("secret" in words and words & {
+    elif (op in CLOUD_SECRET_OPS or {"secrets", "access"} <= words or ("secret" in words and words & {
             "get", "show", "download"}) or (op.startswith("get-parameter") and "--with-decryption" in args)):
         acc.add(M, "shell.secret_read", f"{prog} {verbs} reads a secret into the agent's context")
         return SECRET
@@ -3944,7 +3674,7 @@ def h_editor(r, prog, args, metas, ctx, acc, stdin):
     if type(stdin) is TextInput and spec is not None and "-" not in files:
         # commands read from the input: ed/ex (and vim -e/-es) read ex commands, vim reads keys (`:` lines)
         ex_mode = prog in _EX_MODE or any(a in ("-e", "-E", "-es", "-Es") for a in args)
-        r.ex_effects(prog, "input", _ex_effects(stdin.text, lines_are_keys=not ex_mode), ctx, acc)
+        r.ex_effects(prog, "input", ex_line_effects(stdin.text, lines_are_keys=not ex_mode), ctx, acc)
     files = [f for f in files if f != "-"]
     for f in files:
         r.write_path(f, ctx, acc, f"edit ({prog})")
@@ -4190,133 +3920,6 @@ def h_salt(r, prog, args, metas, ctx, acc, stdin):
     elif func in T.SALT_SHELL_FUNCS:
         _remote_command(r, [a for a in pos[2:] if "=" not in a or " " in a][:1] or pos[2:3], ctx, acc, stdin)
     return OTHER
-
-
-_EX_RANGE = re.compile(r"(?:[%.$,;+\-\d\s]|'[a-zA-Z<>\[\]]|/(?:[^/\\]|\\.)*/|\?(?:[^?\\]|\\.)*\?)*")
-_EX_NAME = re.compile(r"([A-Za-z]*)(!?)[ \t]*")
-_EX_MODIFIERS = frozenset(("sil", "sile", "silen", "silent", "keepalt", "keepj", "keepjumps", "noa", "noautocmd",
-                           "verb", "verbose", "uns", "unsilent", "confirm", "conf", "lockm", "lockmarks", "hide",
-                           "keepp", "keeppatterns", "keepmarks", "kee", "vert", "vertical", "tab", "bo", "botright",
-                           "to", "topleft", "lefta", "leftabove", "abo", "aboveleft", "rightb", "rightbelow",
-                           "bel", "belowright", "sandbox", "san", "windo", "bufdo", "argdo", "tabdo", "cdo", "ldo",
-                           "g", "global", "v", "vglobal", "try", "if", "while", "for", "el", "else", "elsei",
-                           "elseif", "exe", "exec", "execute"))
-_EX_SHELL_ARG = frozenset(("r", "re", "rea", "read", "w", "wr", "wri", "writ", "write", "e", "ed", "edi", "edit",
-                           "E", "up", "upd", "update", "wq", "x", "xi", "xit", "exi", "exit", "sav", "saveas",
-                           "W", "wa", "wn", "wp", "wN"))
-_EX_WRITE = frozenset(("w", "wr", "wri", "writ", "write", "wq", "x", "xi", "xit", "exi", "exit", "sav", "saveas",
-                       "up", "upd", "update", "W", "wn", "wN", "wp"))
-_EX_TERMINAL = frozenset(("ter", "term", "termi", "termin", "termina", "terminal", "sh", "she", "shel", "shell"))
-_EX_CODE = {"py": "python", "python": "python", "py3": "python", "python3": "python", "pyx": "python",
-            "pythonx": "python", "lua": "lua", "perl": "perl", "pe": "perl", "rub": "ruby", "ruby": "ruby"}
-_EX_CALLS = re.compile(r"\b(?:system|systemlist|jobstart|job_start|termopen|term_start|execute)\s*\(\s*(?:\[\s*)?"
-                       r"""(?:'([^'\n]{0,1024})'|"((?:[^"\\\n]|\\.){0,1024})")?""")
-
-
-def _ex_effects(text: str, lines_are_keys: bool = False):
-    """What ex/vim/ed command lines do: ``("cmd", CMD)`` (a shell command run), ``("dyn", name)`` (a command
-    built at run time), ``("write", FILE)``, ``("code", LANG, CODE)``. ``lines_are_keys``: keystrokes (vim reading
-    stdin): only ``:`` lines are commands."""
-    out: list = []
-    text_mode = False
-    for line in text.split("\n")[:256]:
-        if text_mode:  # ed's a/i/c text (up to a line with a lone dot) is data
-            if line.strip() == ".":
-                text_mode = False
-            continue
-        if lines_are_keys:
-            if not line.lstrip().startswith(":"):
-                continue
-        for m in _EX_CALLS.finditer(line[:4096]):
-            if len(out) >= MAX_FX:
-                return out
-            lit = m.group(1) if m.group(1) is not None else m.group(2)
-            if lit is None:
-                out.append(("dyn", "system()"))
-            elif m.group(0).startswith("execute"):
-                out.extend(e for e in _ex_effects(lit) if e[0] != "write")
-            else:
-                out.append(("cmd", lit))
-        s = line
-        for _ in range(16):  # commands separated by |
-            s = s.lstrip(" \t:")
-            s = s[_EX_RANGE.match(s).end():].lstrip(" \t:")
-            if not s:
-                break
-            if s[0] == "!":
-                out.append(("cmd", s[1:]))
-                break
-            m = _EX_NAME.match(s)
-            name, bang, rest = m.group(1), m.group(2), s[m.end():]
-            if not name:
-                break
-            if name in _EX_MODIFIERS:
-                if name in ("exe", "exec", "execute"):
-                    q = rest.strip()
-                    if len(q) > 1 and q[0] in "'\"" and q[-1] == q[0]:
-                        out.extend(_ex_effects(q[1:-1]))
-                    break
-                s = rest
-                continue
-            if name in ("a", "i", "c", "append", "insert", "change") and not rest.strip():
-                text_mode = True
-                break
-            if name in _EX_SHELL_ARG:
-                if rest.startswith("!") or (bang and name in ("r", "re", "rea", "read")):
-                    out.append(("cmd", rest[1:] if rest.startswith("!") else rest))
-                    break
-                fname = rest.split("|", 1)[0].strip()
-                if fname and name in _EX_WRITE:
-                    out.append(("write", fname))
-            elif name in _EX_TERMINAL:
-                cmd = rest
-                while cmd.startswith("++"):
-                    cmd = cmd.split(None, 1)[1] if " " in cmd else ""
-                if cmd.strip():
-                    out.append(("cmd", cmd))
-                break
-            elif name in _EX_CODE:
-                out.append(("code", _EX_CODE[name], rest))
-                break
-            elif name in ("pyf", "pyfile", "py3f", "py3file", "luafile", "rubyf", "rubyfile", "so", "source"):
-                out.append(("code", None, ""))
-                break
-            k = rest.find("|")
-            if k < 0:
-                break
-            s = rest[k + 1:]
-    return out[:MAX_FX]
-
-
-def _bang_commands(text: str, pipes: bool) -> list:
-    """Commands in a less/dc command string: ``!CMD`` up to the end of the line (less: also ``|XCMD``, X a mark)."""
-    out = []
-    for line in text.split("\n")[:64]:
-        k = line.find("!")
-        p = line.find("|") if pipes else -1
-        if p >= 0 and (k < 0 or p < k):
-            if len(line) > p + 2:
-                out.append(line[p + 2:])
-        elif k >= 0:
-            out.append(line[k + 1:])
-    return out[:MAX_FX]
-
-
-_ELISP_SHELL = re.compile(r"\((?:shell-command(?:-to-string)?|async-shell-command|call-process(?:-shell-command)?|"
-                          r"start-process(?:-shell-command)?|process-lines|compile)\s+"
-                          r"""(?:"[^"\n]{0,256}"\s+nil\s+)?(?:nil\s+)?"((?:[^"\\\n]|\\.){0,1024})"([^)\n]{0,1024})""")
-
-
-def _makefile_commands(text: str) -> list:
-    """The commands of a makefile: recipe lines (after a tab) and ``$(shell …)``."""
-    out = []
-    for line in text.split("\n")[:512]:
-        if line.startswith("\t"):
-            out.append(line[1:].lstrip("@-+ \t").replace("$$", "$"))
-        k = line.find("$(shell ")
-        if k >= 0:
-            out.append(line[k + 8:].rsplit(")", 1)[0].replace("$$", "$"))
-    return out[:MAX_FX * 4]
 
 
 def _sed_effects(script: str) -> list:
