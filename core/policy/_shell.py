@@ -25,6 +25,7 @@ from core.policy.shell.effects.secrets import (
     secret_printed,
     secret_read,
 )
+from core.policy.shell.families.builtins import h_printenv, h_read_only
 from core.policy.shell.options import (
     TARS,
     _global_readings,
@@ -71,6 +72,11 @@ from core.tiers import Tier
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 class ShellReader(OptionEffects, SecretEffects, PathEffects):
     """Reads command text as a shell does and returns its tier."""
+
+    def call(self, name: str, prog: str, args: list, metas: list, ctx: Ctx, acc: Acc, stdin):
+        """Call the handler ``name`` of another family (``bun install``: the interpreters family's handler calls
+        the packages family's ``h_pkg``)."""
+        return globals()[name](self, prog, args, metas, ctx, acc, stdin)  # (until the registry holds them)
 
     def scan_code(self, code: str, ctx: Ctx, acc: Acc, lang: str | None = None) -> None:
         """Inline code (``python -c``, vim ``:py``, gdb): the calls it makes, read by the interpreters family."""
@@ -557,7 +563,7 @@ class ShellReader(OptionEffects, SecretEffects, PathEffects):
         if handler is not None:
             out = handler(self, prog, args, metas[1:], ctx, target, stdin)
         elif prog in self.read_only:
-            out = self.read_only_cmd(prog, args, metas[1:], ctx, target, stdin)
+            out = h_read_only(self, prog, args, metas[1:], ctx, target, stdin)
         elif prog in T.HTTP_METHODS and args:
             out = h_http_method(self, prog, args, metas[1:], ctx, target, stdin)
         elif prog in ctx.funcs:
@@ -677,107 +683,6 @@ class ShellReader(OptionEffects, SecretEffects, PathEffects):
             acc.add(M, "shell.env.dump", "env prints every environment variable (secrets) into the agent's context")
             return SECRET
         return argv[i:], metas[i:]
-
-    def read_only_cmd(self, prog, args, metas, ctx, acc, stdin):
-        if acc.tier < S:
-            acc.add(S, "shell.read_only", f"{prog} (read-only)")
-        if prog in T.CONTENT_READERS:
-            self.read_secret_check(prog, [a for a in args if a and a[0] != "-"], ctx, acc)
-            if type(stdin) is FileInput:
-                self.read_secret_check(prog, [stdin.path], ctx, acc)
-        if prog == "cat" or prog == "tac":
-            files = [a for a in args if a and (a[0] != "-" or a == "-")]
-            if (not files or files == ["-"]) and stdin is not None:
-                if type(stdin) is TextInput and stdin.heredoc:
-                    return TextInput(stdin.text, False)
-                return stdin
-            return OTHER
-        if prog in ("base64", "base32", "xxd"):
-            if any(a in ("-d", "--decode", "-D", "-r", "-revert") or (a.startswith("-") and "d" in a[1:] and
-                                                                     not a.startswith("--")) for a in args):
-                return DECODED
-            return OTHER
-        if prog in ("echo", "printf"):
-            return h_echo(self, prog, args, metas, ctx, acc, stdin)
-        if prog == "printenv":
-            return h_printenv(self, prog, args, metas, ctx, acc, stdin)
-        if prog == "cd" or prog == "pushd":
-            pos = [a for a in args if not a.startswith("-") or a == "-"]
-            target = pos[0] if pos else "~"
-            if target == "-":
-                ctx.cwd = MARK
-            else:
-                ctx.cwd = P.normalize(target, ctx.cwd) if MARK not in target else MARK
-                if len(ctx.cwd) > 1024:  # hostile cd chains: the directory is as good as unknown
-                    ctx.cwd = MARK
-            return None
-        if prog == "popd":
-            ctx.cwd = MARK
-            return None
-        if prog in ("export", "declare", "typeset", "local", "readonly"):
-            names = [a for a in args if not a.startswith("-")]
-            if not names:
-                acc.add(M, "shell.env.dump", f"{prog} prints every variable (secrets) into the agent's context")
-                return SECRET
-            for a in names:
-                if "=" in a:
-                    k, v = a.split("=", 1)
-                    ctx.env[k] = v
-                    self.set_var(k, v, ctx, acc)
-            return None
-        if prog == "set" and not args:
-            acc.add(M, "shell.env.dump", "set prints every variable (secrets) into the agent's context")
-            return SECRET
-        if prog == "set" and "--" in args:
-            pos = args[args.index("--") + 1:]
-            for k, v in enumerate(pos[:9]):
-                ctx.env[str(k + 1)] = v
-            ctx.env["@"] = ctx.env["*"] = " ".join(pos[:64])
-            return None
-        if prog in ("mapfile", "readarray"):
-            return h_mapfile(self, prog, args, metas, ctx, acc, stdin)
-        if prog == "read":
-            if type(stdin) is FileInput:
-                self.read_secret_check(prog, [stdin.path], ctx, acc)
-            names = [a for a in args if not a.startswith("-")]
-            line = None
-            if type(stdin) is TextInput:
-                line = stdin.text.split("\n", 1)[0]
-            for k, a in enumerate(names):
-                if line is not None and "-a" not in args:
-                    if k == len(names) - 1:
-                        ctx.env[a] = " ".join(line.split()[k:])
-                    else:
-                        ws = line.split()
-                        ctx.env[a] = ws[k] if k < len(ws) else ""
-                else:
-                    ctx.env[a] = MARK
-                if stdin is SECRET or (type(stdin) is FileInput and self.is_secret_path(stdin.path, ctx)):
-                    ctx.tainted.add(a)
-            return None
-        if prog == "alias":
-            # an alias runs its value later in this shell: the definition counts as the command
-            for a in args:
-                if "=" in a and not a.startswith("-"):
-                    name, val = a.split("=", 1)
-                    acc.add(S, "shell.alias", f"alias {name} defined")
-                    self.run_text(val, ctx, acc)
-                    if len(ctx.aliases) < 64 and len(val) <= MAX_VALUE:
-                        ctx.aliases[name] = val
-            return None
-        if prog == "trap":
-            # `trap CMD SIGNAL…` runs CMD later in this shell (on exit, on a signal): it counts as the command
-            ops = [a for a in args if a != "--"]
-            if len(ops) >= 2 and ops[0] not in ("-", "-p", "-l", "-P") and not ops[0].isdigit() and ops[0].strip():
-                acc.add(S, "shell.trap", f"trap: a command run on {show(ops[1])}")
-                self.run_text(ops[0], ctx.child(), acc)
-            return None
-        if prog == "unset":
-            for a in args:
-                ctx.env.pop(a, None)
-            return None
-        return OTHER
-
 
 _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", " "), ("}", " "), ("\\", ""),
                 ("$", " "))
@@ -965,23 +870,6 @@ def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
 
 # =============================================================================== handlers
 # signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
-
-
-def h_mapfile(r, prog, args, metas, ctx, acc, stdin):
-    """``mapfile``/``readarray [-C callback] [ARRAY] < file``: lines of the input into an array (secret when the
-    input is); the callback runs as a command for every few lines."""
-    o = getopts(args, short_arg=frozenset("dnOsucC"))
-    for cb in o.vals.get("C", ()):
-        r.run_text(cb, ctx, acc)
-    name = o.pos[-1] if o.pos else "MAPFILE"
-    ctx.env[name] = MARK
-    if type(stdin) is FileInput:
-        r.read_secret_check(prog, [stdin.path], ctx, acc)
-        if r.is_secret_path(stdin.path, ctx):
-            ctx.tainted.add(name)
-    elif stdin == SECRET:
-        ctx.tainted.add(name)
-    return None
 
 
 def h_rm(r, prog, args, metas, ctx, acc, stdin):
@@ -2415,7 +2303,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     if args and args[0][:1] != "-" and args[0] != "run" and (
             prog in T.INSTALLERS or prog in T.PUBLISHERS or prog in T.PACKAGE_RUNNERS):
-        return h_pkg(r, prog, args, metas, ctx, acc, stdin)  # bun install, deno publish …
+        return r.call("h_pkg", prog, args, metas, ctx, acc, stdin)  # bun install, deno publish …
     if args and args[0] == "run" and base in ("deno", "bun"):
         k = 1
         while k < len(args) and args[k].startswith("-"):
@@ -2802,67 +2690,6 @@ def h_touch(r, prog, args, metas, ctx, acc, stdin):
         acc.add(S if prog == "tee" else L, f"shell.{prog}", prog)
     if prog == "tee":
         return stdin
-    return OTHER
-
-
-def h_echo(r, prog, args, metas, ctx, acc, stdin):
-    acc.add(S, "shell.echo", f"{prog} (prints text)")
-    for m in metas:
-        if m and m[1]:
-            acc.add(M, "shell.secret_print", f"{prog} prints a secret variable into the agent's context")
-            break
-    if prog == "echo":
-        k = 0
-        esc = False
-        while k < len(args) and len(args[k]) > 1 and args[k][0] == "-" and set(args[k][1:]) <= set("neE"):
-            esc = esc or "e" in args[k]
-            k += 1
-        text = " ".join(args[k:])
-        if esc:
-            text = unescape(text)
-        return TextInput(text + "\n", False)
-    # printf FORMAT ARGS
-    k = 0
-    var = None
-    if args and args[0] == "-v" and len(args) > 1:
-        k = 2
-        var = args[1]
-    if var is not None:
-        out = h_echo(r, prog, args[2:], metas[2:], ctx, Acc(), stdin)
-        ctx.env[var] = out.text if type(out) is TextInput and len(out.text) <= MAX_VALUE else MARK
-        return None
-    if k >= len(args):
-        return TextInput("", False)
-    fmt = unescape(args[k])
-    rest = args[k + 1:]
-    if "%" not in fmt:
-        return TextInput(fmt, False)
-    out = []
-    count = max(1, fmt.count("%") - 2 * fmt.count("%%"))
-    idx = 0
-    for _ in range(64):
-        chunk = fmt
-        for spec in ("%s", "%b", "%d", "%q", "%i"):
-            while spec in chunk:
-                val = rest[idx] if idx < len(rest) else ""
-                chunk = chunk.replace(spec, val, 1)
-                idx += 1
-        out.append(chunk.replace("%%", "%"))
-        if idx >= len(rest) or count == 0:
-            break
-    return TextInput("".join(out), False)
-
-
-def h_printenv(r, prog, args, metas, ctx, acc, stdin):
-    names = [a for a in args if not a.startswith("-")]
-    if not names:
-        acc.add(M, "shell.env.dump", "printenv prints every environment variable (secrets) into the agent's context")
-        return SECRET
-    elif any(is_secret_name(nm) for nm in names):
-        acc.add(M, "shell.secret_print", "printenv of a secret variable into the agent's context")
-        return SECRET
-    else:
-        acc.add(S, "shell.read_only", "printenv (read-only)")
     return OTHER
 
 
@@ -3805,7 +3632,7 @@ def h_gdb(r, prog, args, metas, ctx, acc, stdin):
         if c.startswith("!") or c.startswith("shell "):
             r.run_text(c[1:] if c.startswith("!") else c[6:], ctx, acc)
         else:
-            _scan_code(r, c, ctx, acc, None)
+            r.scan_code(c, ctx, acc, None)
     return OTHER
 
 
