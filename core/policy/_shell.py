@@ -17,6 +17,7 @@ from core.policy._sql import classify_sql, sql_shell_commands
 from core.policy.shell.common import is_secret_name, prod_in, show, unescape
 from core.policy.shell.effects.options import OptionEffects, ex_line_effects
 from core.policy.shell.effects.paths import PathEffects
+from core.policy.shell.effects.publish import publish_command
 from core.policy.shell.effects.secrets import (
     CLOUD_SECRET_OPS,
     SECRET_HINT,
@@ -3034,34 +3035,6 @@ def _package_runner_argv(prog, args):
     return args[i:] if i < n else None
 
 
-def _publish_command(prog: str, args: list, pos: list):
-    """The reason a call publishes (tables :data:`PUBLISHERS`, :data:`PUBLISH_TASKS`), or None."""
-    tasks = T.PUBLISH_TASKS.get(prog)
-    if tasks is not None:
-        remote, local = tasks
-        for a in pos:
-            task = a.rsplit(":", 1)[-1] if not a.startswith(remote) else a
-            if task.startswith(remote) and task not in local:
-                return f"{prog} {a} (publishes to a repository)"
-        return None
-    if prog not in T.PUBLISHERS:
-        return None
-    pub = T.PUBLISHERS[prog]
-    sub = pos[0] if pos else ""
-    if pub is None:
-        return f"{prog} {sub}".strip() + " (publishes to a registry)"
-    for entry in pub:
-        words = entry.split()
-        if (words[0] if words else "") != sub:
-            continue
-        more = words[1:]
-        if not more or (more[0].startswith("-") and more[0] in args) or pos[1:2] == more[:1]:
-            if words[-1:] == ["publish"] or not more and sub in ("push", "upload", "release", ""):
-                return f"{prog} {entry}".strip() + " (publishes to a registry)"
-            return f"{prog} {entry} (changes a package published on a registry)"
-    return None
-
-
 def h_pkg(r, prog, args, metas, ctx, acc, stdin):
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
@@ -3076,7 +3049,7 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
         if run:
             # the fetched tool's command counts too (npx rimraf / is a recursive delete of /)
             r.run_argv(run, [None] * len(run), ctx.child(), acc, stdin)
-    pub = _publish_command(prog, args, pos)
+    pub = publish_command(prog, args, pos)
     if pub is not None:
         acc.add(H, "shell.publish", pub)
         return OTHER
@@ -3116,7 +3089,7 @@ def h_deploy(r, prog, args, metas, ctx, acc, stdin):
     subs = T.DEPLOY_TOOLS.get(prog, ())
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
-    pub = _publish_command(prog, args, pos)
+    pub = publish_command(prog, args, pos)
     if pub is not None:
         acc.add(H, "shell.publish", pub)
         return OTHER
