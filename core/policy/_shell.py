@@ -14,7 +14,7 @@ from core.policy import tables as T
 from core.policy._overflow import scan_overflow
 from core.policy._sql import classify_sql, sql_shell_commands
 from core.policy.shell.common import is_secret_name, show
-from core.policy.shell.effects.options import OptionEffects, ex_line_effects
+from core.policy.shell.effects.options import OptionEffects
 from core.policy.shell.effects.paths import PathEffects
 from core.policy.shell.effects.publish import publish_command
 from core.policy.shell.effects.secrets import (
@@ -37,6 +37,7 @@ from core.policy.shell.families.disks import (
     h_sgdisk,
     h_wipefs,
 )
+from core.policy.shell.families.editors import h_editor, h_gdb
 from core.policy.shell.families.files import (
     h_chmod,
     h_chown,
@@ -102,7 +103,6 @@ from core.policy.shell.options import (
     _globals_first,
     first_value,
     getopts,
-    parse_fx,
     tar_old_style,
 )
 from core.policy.shell.state import (
@@ -1312,24 +1312,6 @@ def h_su(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
-_EX_MODE = frozenset(("ed", "red", "ex"))
-
-
-def h_editor(r, prog, args, metas, ctx, acc, stdin):
-    spec = T.OPTION_EFFECTS.get(prog)
-    files = parse_fx(spec, args)[1] if spec else [a for a in args if not a.startswith(("-", "+"))]
-    if type(stdin) is TextInput and spec is not None and "-" not in files:
-        # commands read from the input: ed/ex (and vim -e/-es) read ex commands, vim reads keys (`:` lines)
-        ex_mode = prog in _EX_MODE or any(a in ("-e", "-E", "-es", "-Es") for a in args)
-        r.ex_effects(prog, "input", ex_line_effects(stdin.text, lines_are_keys=not ex_mode), ctx, acc)
-    files = [f for f in files if f != "-"]
-    for f in files:
-        r.write_path(f, ctx, acc, f"edit ({prog})")
-    if not files:
-        acc.add(L, "shell.editor", prog)
-    return OTHER
-
-
 def h_mongo(r, prog, args, metas, ctx, acc, stdin):
     code = " ".join(a for a in args if not a.startswith("-"))
     low = code.replace(" ", "").lower()
@@ -1339,28 +1321,6 @@ def h_mongo(r, prog, args, metas, ctx, acc, stdin):
         acc.add(M, "shell.mongo.eval", f"{prog} --eval runs database code")
     else:
         acc.add(L, "shell.program", prog)
-    return OTHER
-
-
-def h_gdb(r, prog, args, metas, ctx, acc, stdin):
-    """gdb -ex CMD / --eval-command=CMD: debugger commands given inline (MEDIUM like ``python -c``); ``shell
-    CMD``/``!CMD`` and calls such as ``call system("…")`` run the command they name."""
-    cmds = []
-    for k, a in enumerate(args):
-        if a in ("-ex", "-iex", "--ex", "--eval-command", "-eval-command") and k + 1 < len(args):
-            cmds.append(args[k + 1])
-        elif a.startswith(("--eval-command=", "-eval-command=")):
-            cmds.append(a.split("=", 1)[1])
-    if not cmds:
-        acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
-        return OTHER
-    acc.add(M, "shell.inline_code", f"{prog} -ex runs inline debugger commands")
-    for c in cmds:
-        c = c.strip()
-        if c.startswith("!") or c.startswith("shell "):
-            r.run_text(c[1:] if c.startswith("!") else c[6:], ctx, acc)
-        else:
-            r.scan_code(c, ctx, acc, None)
     return OTHER
 
 
