@@ -15,13 +15,10 @@ from core.policy._overflow import scan_overflow
 from core.policy.shell.common import is_secret_name, show
 from core.policy.shell.effects.options import OptionEffects
 from core.policy.shell.effects.paths import PathEffects
-from core.policy.shell.effects.publish import publish_command
 from core.policy.shell.effects.secrets import (
     SECRET_HINT,
     SecretEffects,
     meta_outputs,
-    secret_printed,
-    secret_read,
 )
 from core.policy.shell.families.builtins import h_printenv, h_read_only
 from core.policy.shell.families.containers import h_docker, h_k8s_bundle, h_kubectl
@@ -80,6 +77,7 @@ from core.policy.shell.families.network import (
     h_ssh_keygen,
     h_wget,
 )
+from core.policy.shell.families.packages import h_pkg, h_secret_printer
 from core.policy.shell.families.system import (
     h_at,
     h_crontab,
@@ -937,80 +935,6 @@ def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
 
 # =============================================================================== handlers
 # signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
-
-
-def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
-    """gpg --export-secret-keys, security find-generic-password -w … (table SECRET_PRINTERS): the output is a
-    secret (MEDIUM to read into the agent's context; the pipe data flow carries it on)."""
-    word = secret_printed(prog, args)
-    if word is not None:
-        return secret_read(prog, word, acc)
-    acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
-    return OTHER
-
-
-def _package_runner_argv(prog, args):
-    """``npx rimraf /``, ``bunx x``, ``pnpm dlx x``, ``yarn dlx x``, ``bun x x``, ``pipx run x``, ``uvx x``:
-    the command the fetched package runs, or None."""
-    i = 0
-    if prog in ("pnpm", "yarn", "bun", "pipx"):
-        if not args or args[0] not in ("dlx", "x", "run"):
-            return None
-        i = 1
-    n = len(args)
-    while i < n and args[i].startswith("-"):
-        i += 2 if args[i] in ("-p", "--package", "--spec", "-c", "--call") else 1
-    return args[i:] if i < n else None
-
-
-def h_pkg(r, prog, args, metas, ctx, acc, stdin):
-    pos = [a for a in args if not a.startswith("-")]
-    sub = pos[0] if pos else ""
-    if prog in T.PACKAGE_RUNNERS or prog in T.INSTALLERS:
-        for a in args:
-            v = a.split("=", 1)[1] if a.startswith("--") and "=" in a else a
-            if v.startswith(T.REMOTE_CODE_PREFIXES) and (prog in T.PACKAGE_RUNNERS or sub == "run"):
-                acc.add(H, "shell.download_exec", f"{prog} runs code fetched from {show(v)}")
-                return OTHER
-    if prog in T.PACKAGE_RUNNERS:
-        run = _package_runner_argv(prog, args)
-        if run:
-            # the fetched tool's command counts too (npx rimraf / is a recursive delete of /)
-            r.run_argv(run, [None] * len(run), ctx.child(), acc, stdin)
-    pub = publish_command(prog, args, pos)
-    if pub is not None:
-        acc.add(H, "shell.publish", pub)
-        return OTHER
-    inst = T.INSTALLERS.get(prog, ())
-    if prog == "yarn" and not pos and not [a for a in args if a not in ("--frozen-lockfile", "--immutable") and (
-            "=" not in a)]:
-        acc.add(M, "shell.install", "yarn (installs packages)")
-        return OTHER
-    modes = T.INSTALLER_MODE_LETTERS.get(prog, "")
-    if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")) or any(
-            len(a) > 1 and a[0] == "-" and a[1] in modes for a in args):
-        if prog == "uv" and sub == "pip" and (len(pos) < 2 or pos[1] not in ("install", "sync")):
-            acc.add(S if len(pos) > 1 and pos[1] in ("list", "show", "freeze", "check", "tree") else L,
-                    "shell.pkg", f"uv pip {pos[1] if len(pos) > 1 else ''}".strip())
-            return OTHER
-        if prog == "uv" and sub == "tool" and (len(pos) < 2 or pos[1] not in ("install", "run")):
-            acc.add(L, "shell.pkg", "uv tool")
-            return OTHER
-        if prog == "go" and sub == "get" and not pos[1:]:
-            acc.add(L, "shell.pkg", "go get")
-            return OTHER
-        acc.add(M, "shell.install", f"{prog} {sub} (package install)".replace("  ", " "))
-        return OTHER
-    if sub in ("list", "ls", "show", "info", "view", "search", "outdated", "freeze", "check", "why", "doctor",
-               "config", "help", "version", "env", "which", "policy", "shellenv", "--version", "prefix", "root",
-               "whoami", "audit", "explain", "tree", "home", "cache-dir"):
-        if not (sub == "audit" and "fix" in pos) and not (sub == "config" and any(x in pos for x in ("set", "delete"))):
-            acc.add(S, "shell.pkg.read", f"{prog} {sub} (read-only)")
-            return OTHER
-        acc.add(M, "shell.install", f"{prog} {sub} fix")
-        return OTHER
-    acc.add(L, "shell.program", f"{prog} {sub}".strip())
-    return OTHER
 
 
 def _build_handlers() -> dict:
