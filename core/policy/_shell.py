@@ -20,88 +20,24 @@ from core.policy.shell.effects.secrets import (
     SecretEffects,
     meta_outputs,
 )
-from core.policy.shell.families.builtins import h_printenv, h_read_only
-from core.policy.shell.families.containers import h_docker, h_k8s_bundle, h_kubectl
-from core.policy.shell.families.databases import h_db_change, h_db_drop, h_mongo, h_redis, h_sql_client
+from core.policy.shell.families.builtins import h_read_only
 from core.policy.shell.families.disks import (
-    h_blkdiscard,
-    h_dd,
-    h_disk_erase,
     h_mkfs,
-    h_mount,
-    h_parted,
-    h_partition,
-    h_sgdisk,
-    h_wipefs,
-)
-from core.policy.shell.families.editors import h_editor, h_gdb
-from core.policy.shell.families.files import (
-    h_chmod,
-    h_chown,
-    h_find,
-    h_rm,
-    h_setfacl,
-    h_shred,
-    h_tar,
-    h_touch,
-    h_unzip,
-    h_write,
-)
-from core.policy.shell.families.git import h_gh, h_git
-from core.policy.shell.families.infra import (
-    h_ansible,
-    h_ansible_playbook,
-    h_cloud,
-    h_deploy,
-    h_remote_delete,
-    h_remote_runner,
-    h_salt,
-    h_terraform,
 )
 from core.policy.shell.families.interpreters import (
     _scan_code,
-    h_eval,
-    h_interp,
-    h_invoke_expression,
-    h_shell,
-    h_source,
 )
 from core.policy.shell.families.network import (
-    h_curl,
-    h_downloader,
     h_http_method,
-    h_httpie,
-    h_netcat,
-    h_scp,
-    h_ssh,
-    h_ssh_keygen,
-    h_wget,
 )
-from core.policy.shell.families.packages import h_pkg, h_secret_printer
 from core.policy.shell.families.system import (
-    h_at,
-    h_crontab,
-    h_dbus,
-    h_firewall,
-    h_init,
-    h_ip,
-    h_kill,
-    h_loginctl,
-    h_pkill,
-    h_power,
     h_service,
-    h_sysctl,
-    h_systemctl,
-    h_user_admin,
-    h_verb_table,
 )
-from core.policy.shell.families.terminals import h_screen, h_script, h_su, h_tmux, h_watch
-from core.policy.shell.families.text import h_awk, h_sed, h_xargs
 from core.policy.shell.options import (
     TARS,
-    _globals_first,
     tar_old_style,
 )
+from core.policy.shell.registry import NAMED, build_handlers
 from core.policy.shell.state import (
     DECODED,
     DOWNLOAD,
@@ -141,7 +77,7 @@ class ShellReader(OptionEffects, SecretEffects, PathEffects):
     def call(self, name: str, prog: str, args: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         """Call the handler ``name`` of another family (``bun install``: the interpreters family's handler calls
         the packages family's ``h_pkg``)."""
-        return globals()[name](self, prog, args, metas, ctx, acc, stdin)  # (until the registry holds them)
+        return NAMED[name](self, prog, args, metas, ctx, acc, stdin)
 
     def scan_code(self, code: str, ctx: Ctx, acc: Acc, lang: str | None = None) -> None:
         """Inline code (``python -c``, vim ``:py``, gdb): the calls it makes, read by the interpreters family."""
@@ -149,7 +85,7 @@ class ShellReader(OptionEffects, SecretEffects, PathEffects):
 
     def __init__(self, read_only_extra=()):
         self.read_only = T.READ_ONLY | frozenset(read_only_extra)
-        self.handlers = _build_handlers()
+        self.handlers = build_handlers()
 
     # ------------------------------------------------------------------ entry
     def classify(self, text: str, cwd: str | None = None, acc: Acc | None = None,
@@ -936,149 +872,3 @@ def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
 # =============================================================================== handlers
 # signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
 
-
-def _build_handlers() -> dict:
-    h: dict = {}
-    for p in ("rm", "unlink", "rmdir_", "srm", "trash", "trash-put") + tuple(T.RECURSIVE_DELETERS):
-        h[p] = h_rm
-    h["rmdir"] = h_touch
-    h["find"] = h_find
-    h["chmod"] = h_chmod
-    for p in ("chown", "chgrp"):
-        h[p] = h_chown
-    h["dd"] = h_dd
-    for p in ("mke2fs", "mkswap", "mkntfs", "mkdosfs", "newfs", "mformat"):
-        h[p] = h_mkfs
-    h["wipefs"] = h_wipefs
-    h["sgdisk"] = h_sgdisk
-    for p in T.PARTITIONERS:
-        if p != "sgdisk":
-            h[p] = h_partition
-    h["parted"] = h_parted
-    h["blkdiscard"] = h_blkdiscard
-    for p in T.DISK_ERASERS:
-        h[p] = h_disk_erase
-    h["shred"] = h_shred
-    for p in T.POWER_PROGRAMS:
-        h[p] = h_power
-    for p in ("init", "telinit"):
-        h[p] = h_init
-    for p in ("loginctl", "kexec"):
-        h[p] = h_loginctl
-    h["kill"] = h_kill
-    for p in ("pkill", "killall", "killall5"):
-        h[p] = h_pkill
-    h["systemctl"] = h_systemctl
-    for p in ("service", "rc-service", "invoke-rc.d"):
-        h[p] = h_service
-    h["git"] = h_git
-    h["gh"] = h_gh
-    h["glab"] = h_gh
-    h["gdb"] = h_gdb
-    for p in T.DOWNLOADERS:
-        h[p] = h_downloader
-    for p in ("iex", "Invoke-Expression", "invoke-expression"):
-        h[p] = h_invoke_expression
-    for p in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose"):
-        h[p] = h_docker
-    for p in ("kubectl", "oc", "k", "microk8s.kubectl", "k3s"):
-        h[p] = h_kubectl
-    for p in T.TERRAFORMS:
-        h[p] = h_terraform
-    h["ansible-playbook"] = h_ansible_playbook
-    h["ansible"] = h_ansible
-    h["curl"] = h_curl
-    h["wget"] = h_wget
-    for p in ("http", "https", "xh", "xhs", "httpie"):
-        h[p] = h_httpie
-    h["ssh"] = h_ssh
-    for p in ("scp", "rsync"):
-        h[p] = h_scp
-    for p in T.SHELLS:
-        h[p] = h_shell
-    h["eval"] = h_eval
-    for p in ("source", "."):
-        h[p] = h_source
-    for p in T.INTERPRETERS:
-        h[p] = h_interp
-    for p in ("python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13"):
-        h[p] = h_interp
-    for p in ("awk", "gawk", "mawk", "nawk"):
-        h[p] = h_awk
-    h["sed"] = h_sed
-    h["gsed"] = h_sed
-    for p in ("cp", "mv", "install", "ln", "ditto"):
-        h[p] = h_write
-    for p in ("touch", "mkdir", "truncate", "tee"):
-        h[p] = h_touch
-    h["crontab"] = h_crontab
-    for p in T.FIREWALLS:
-        h[p] = h_firewall
-    for p in T.USER_ADMIN:
-        h[p] = h_user_admin
-    for p in T.MOUNTERS:
-        h[p] = h_mount
-    h["sysctl"] = h_sysctl
-    for p in ("ip", "ifconfig", "route", "hostname", "nmcli"):
-        h[p] = h_ip
-    h["redis-cli"] = h_redis
-    for p in T.SQL_CLIENTS:
-        h[p] = h_sql_client
-    for p in T.DB_DROPPERS:
-        h[p] = h_db_drop
-    for p in T.DB_CHANGERS:
-        h[p] = h_db_change
-    for p in T.K8S_BUNDLES:
-        h[p] = h_k8s_bundle
-    h["setfacl"] = h_setfacl
-    for p in set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS:
-        if p not in h and p not in T.DEPLOY_TOOLS:  # (a deploy tool's handler reads its publish commands)
-            h[p] = h_pkg
-    for p in T.DEPLOY_TOOLS:
-        if p not in h:
-            h[p] = h_deploy
-    for p in ("aws", "gcloud", "az", "doctl", "hcloud", "linode-cli", "scw", "oci", "ibmcloud", "gsutil"):
-        h[p] = h_cloud
-    for p in T.REMOTE_DELETES:
-        h.setdefault(p, h_remote_delete)
-    for p in ("at", "batch", "atq"):
-        h[p] = h_at
-    h["watch"] = h_watch
-    h["script"] = h_script
-    h["tmux"] = h_tmux
-    h["screen"] = h_screen
-    h["su"] = h_su
-    h["xargs"] = h_xargs
-    h["parallel"] = h_xargs
-    for p in ("vim", "vi", "nvim", "nano", "emacs", "ed", "red", "pico", "micro", "sudoedit", "ex", "view", "vimdiff",
-              "gvim", "rvim"):
-        h[p] = h_editor
-    h["ssh-keygen"] = h_ssh_keygen
-    for p in ("tar", "bsdtar", "gtar"):
-        h[p] = h_tar
-    h["printenv"] = h_printenv
-    for p in ("nc", "ncat", "netcat", "socat"):
-        h[p] = h_netcat
-    for p in ("mongo", "mongosh"):
-        h[p] = h_mongo
-    h["unzip"] = h_unzip
-    for p in ("crictl", "ctr"):
-        h[p] = h_docker
-    h["ansible-pull"] = h_ansible_playbook
-    for p in T.VERB_TABLES:
-        h[p] = h_verb_table
-    for p in T.DBUS_CLIENTS:
-        h[p] = h_dbus
-    for p in T.REMOTE_RUNNERS:
-        h[p] = h_remote_runner
-    for p in ("salt", "salt-ssh"):
-        h[p] = h_salt
-    for p in T.PUBLISH_TASKS:
-        h.setdefault(p, h_pkg)
-    for p in T.SECRET_PRINTERS:  # (programs with a handler of their own ask the table there)
-        h.setdefault(p, h_secret_printer)
-    h.pop("rmdir_", None)
-    for p, opts in T.GLOBAL_OPTS.items():
-        if p in h:
-            h[p] = _globals_first(h[p], opts)
-    return h

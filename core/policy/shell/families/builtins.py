@@ -16,6 +16,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import is_secret_name, show, unescape
+from core.policy.shell.families import handlers
 from core.policy.shell.options import getopts
 from core.policy.shell.state import DECODED, MARK, MAX_VALUE, OTHER, SECRET, Acc, FileInput, TextInput
 from core.tiers import Tier
@@ -246,3 +247,9 @@ _READ_ONLY_COMMANDS = {
     "declare": _export, "typeset": _export, "local": _export, "readonly": _export, "set": _set,
     "mapfile": h_mapfile, "readarray": h_mapfile, "read": _read, "alias": _alias, "trap": _trap, "unset": _unset,
 }
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("printenv",), h_printenv),
+)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import prod_in
+from core.policy.shell.families import handlers
 from core.policy.shell.options import _global_readings, first_value, getopts
 from core.policy.shell.state import MARK, OTHER, SECRET, Acc
 from core.tiers import Tier
@@ -299,3 +300,11 @@ def h_k8s_bundle(r, prog, args, metas, ctx, acc, stdin):
         return r.run_argv([args[pos[0]], *rest], [None] * (len(rest) + 1), ctx, acc, stdin)
     acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("docker", "podman", "nerdctl", "docker-compose", "podman-compose", "crictl", "ctr"), h_docker),
+    (("kubectl", "oc", "k", "microk8s.kubectl", "k3s"), h_kubectl),
+    (T.K8S_BUNDLES, h_k8s_bundle),
+)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy._sql import classify_sql, sql_shell_commands
+from core.policy.shell.families import handlers
 from core.policy.shell.options import getopts
 from core.policy.shell.state import DECODED, DOWNLOAD, MARK, OTHER, ProcOutput, TextInput, is_downloaded
 from core.tiers import Tier
@@ -166,3 +167,13 @@ def h_mongo(r, prog, args, metas, ctx, acc, stdin):
     else:
         acc.add(L, "shell.program", prog)
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (T.SQL_CLIENTS, h_sql_client),
+    (("redis-cli",), h_redis),
+    (("mongo", "mongosh"), h_mongo),
+    (T.DB_DROPPERS, h_db_drop),
+    (T.DB_CHANGERS, h_db_change),
+)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
+from core.policy.shell.families import handlers
 from core.policy.shell.options import getopts
 from core.policy.shell.state import MARK, OTHER
 from core.tiers import Tier
@@ -203,3 +204,17 @@ def h_mount(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     acc.add(M, f"shell.{prog}", f"{prog} (changes mounts or volumes)")
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("dd",), h_dd),
+    (("mke2fs", "mkswap", "mkntfs", "mkdosfs", "newfs", "mformat"), h_mkfs),  # (and every mkfs*: dispatch)
+    (("wipefs",), h_wipefs),
+    (("sgdisk",), h_sgdisk),
+    (("parted",), h_parted),
+    (T.PARTITIONERS - {"sgdisk", "parted"}, h_partition),
+    (("blkdiscard",), h_blkdiscard),
+    (T.DISK_ERASERS, h_disk_erase),
+    (T.MOUNTERS, h_mount),
+)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from core.policy import tables as T
 from core.policy.shell.effects.options import ex_line_effects
+from core.policy.shell.families import handlers
 from core.policy.shell.options import parse_fx
 from core.policy.shell.state import OTHER, TextInput
 from core.tiers import Tier
@@ -59,3 +60,11 @@ def h_gdb(r, prog, args, metas, ctx, acc, stdin):
         else:
             r.scan_code(c, ctx, acc, None)
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("vim", "vi", "nvim", "nano", "emacs", "ed", "red", "pico", "micro", "sudoedit", "ex", "view", "vimdiff", "gvim",
+      "rvim"), h_editor),
+    (("gdb",), h_gdb),
+)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
+from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts, parse_fx, tar_old_style
 from core.policy.shell.state import DOWNLOAD, DOWNLOADED_DIR, MARK, OTHER, is_downloaded
 from core.tiers import Tier
@@ -335,3 +336,18 @@ def h_shred(r, prog, args, metas, ctx, acc, stdin):
     if not o.pos:
         acc.add(L, "shell.shred", "shred")
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("rm", "unlink", "srm", "trash", "trash-put", *T.RECURSIVE_DELETERS), h_rm),
+    (("rmdir", "touch", "mkdir", "truncate", "tee"), h_touch),
+    (("find",), h_find),
+    (("chmod",), h_chmod),
+    (("chown", "chgrp"), h_chown),
+    (("setfacl",), h_setfacl),
+    (("cp", "mv", "install", "ln", "ditto"), h_write),
+    (("tar", "bsdtar", "gtar"), h_tar),
+    (("unzip",), h_unzip),
+    (("shred",), h_shred),
+)

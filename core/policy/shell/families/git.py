@@ -14,6 +14,7 @@ from __future__ import annotations
 from core.policy import tables as T
 from core.policy.shell.common import show
 from core.policy.shell.effects.secrets import secret_printed, secret_read
+from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
 from core.policy.shell.state import DOWNLOAD, MARK, MAX_FX, OTHER
 from core.tiers import Tier
@@ -255,3 +256,10 @@ def h_gh(r, prog, args, metas, ctx, acc, stdin):
     else:
         acc.add(M, "shell.gh.write", f"{prog} {group} {verb}".strip())
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("git",), h_git),
+    (("gh", "glab"), h_gh),
+)

@@ -16,6 +16,7 @@ from core.policy import tables as T
 from core.policy.shell.common import is_secret_name, prod_in, show
 from core.policy.shell.effects.publish import publish_command
 from core.policy.shell.effects.secrets import CLOUD_SECRET_OPS, secret_printed, secret_read
+from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
 from core.policy.shell.state import OTHER, SECRET
 from core.tiers import Tier
@@ -293,3 +294,19 @@ def h_remote_delete(r, prog, args, metas, ctx, acc, stdin):
         break
     acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (T.TERRAFORMS, h_terraform),
+    (("ansible-playbook", "ansible-pull"), h_ansible_playbook),
+    (("ansible",), h_ansible),
+    (("salt", "salt-ssh"), h_salt),
+    (T.REMOTE_RUNNERS, h_remote_runner),
+    (("aws", "gcloud", "az", "doctl", "hcloud", "linode-cli", "scw", "oci", "ibmcloud", "gsutil"), h_cloud),
+)
+#: the deploy tools and storage tools of the tables that no family reads with a handler of its own
+DEFAULTS = handlers(
+    (T.DEPLOY_TOOLS, h_deploy),
+    (T.REMOTE_DELETES, h_remote_delete),
+)

@@ -16,6 +16,7 @@ from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy._pycode import code_runs_data, scan_code
 from core.policy.shell.common import show
+from core.policy.shell.families import handlers
 from core.policy.shell.state import (
     DECODED,
     DOWNLOAD,
@@ -369,3 +370,13 @@ def h_invoke_expression(r, prog, args, metas, ctx, acc, stdin):
         acc.add(H, "shell.download_exec", f"{prog} runs downloaded code")
     acc.add(H, "shell.eval", f"{prog} (PowerShell eval) runs text built at run time")
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (T.SHELLS, h_shell),
+    (("eval",), h_eval),
+    (("source", "."), h_source),
+    ((*T.INTERPRETERS, "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13"), h_interp),
+    (("iex", "Invoke-Expression", "invoke-expression"), h_invoke_expression),
+)

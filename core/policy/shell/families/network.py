@@ -15,6 +15,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
+from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
 from core.policy.shell.state import DOWNLOAD, MARK, OTHER, TextInput
 from core.tiers import Tier
@@ -277,3 +278,16 @@ def h_ssh_keygen(r, prog, args, metas, ctx, acc, stdin):
     else:
         acc.add(L, "shell.ssh_keygen", "ssh-keygen writes a key")
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("curl",), h_curl),
+    (("wget",), h_wget),
+    (("http", "https", "xh", "xhs", "httpie"), h_httpie),  # (and GET URL, DELETE URL …: dispatch)
+    (("ssh",), h_ssh),
+    (("scp", "rsync"), h_scp),
+    (("nc", "ncat", "netcat", "socat"), h_netcat),
+    (T.DOWNLOADERS, h_downloader),
+    (("ssh-keygen",), h_ssh_keygen),
+)

@@ -16,6 +16,7 @@ from core.policy import tables as T
 from core.policy.shell.common import show
 from core.policy.shell.effects.publish import publish_command
 from core.policy.shell.effects.secrets import secret_printed, secret_read
+from core.policy.shell.families import handlers
 from core.policy.shell.state import OTHER
 from core.tiers import Tier
 
@@ -94,3 +95,14 @@ def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
         return secret_read(prog, word, acc)
     acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS: dict = {}
+#: the installers, publishers, package runners and secret printers of the tables that no family reads with a
+#: handler of its own (a program in both is read as a package manager)
+_PACKAGE_PROGRAMS = set(T.INSTALLERS) | set(T.PUBLISHERS) | T.PACKAGE_RUNNERS | set(T.PUBLISH_TASKS)
+DEFAULTS = handlers(
+    (_PACKAGE_PROGRAMS, h_pkg),
+    (set(T.SECRET_PRINTERS) - _PACKAGE_PROGRAMS, h_secret_printer),
+)

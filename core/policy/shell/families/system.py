@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from core.policy import _paths as P
 from core.policy import tables as T
+from core.policy.shell.families import handlers
 from core.policy.shell.options import getopts
 from core.policy.shell.state import DECODED, DOWNLOAD, OTHER, TextInput
 from core.tiers import Tier
@@ -334,3 +335,23 @@ def h_ip(r, prog, args, metas, ctx, acc, stdin):
         return OTHER
     acc.add(L, "shell.program", prog)
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (T.POWER_PROGRAMS, h_power),
+    (("loginctl", "kexec"), h_loginctl),
+    (("init", "telinit"), h_init),
+    (("kill",), h_kill),
+    (("pkill", "killall", "killall5"), h_pkill),
+    (("systemctl",), h_systemctl),
+    (("service", "rc-service", "invoke-rc.d"), h_service),  # (and /etc/init.d/NAME: dispatch)
+    (T.VERB_TABLES, h_verb_table),
+    (T.DBUS_CLIENTS, h_dbus),
+    (("crontab",), h_crontab),
+    (("at", "batch", "atq"), h_at),
+    (T.FIREWALLS, h_firewall),
+    (T.USER_ADMIN, h_user_admin),
+    (("sysctl",), h_sysctl),
+    (("ip", "ifconfig", "route", "hostname", "nmcli"), h_ip),
+)

@@ -12,6 +12,7 @@ verdict to raise, ``stdin`` the pipeline value it reads; it returns what it prin
 from __future__ import annotations
 
 from core.policy import tables as T
+from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
 from core.policy.shell.state import OTHER
 from core.tiers import Tier
@@ -183,3 +184,13 @@ def h_su(r, prog, args, metas, ctx, acc, stdin):
     if cmd:
         r.run_text(cmd, ctx, acc)
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("script",), h_script),
+    (("tmux",), h_tmux),
+    (("screen",), h_screen),
+    (("watch",), h_watch),
+    (("su",), h_su),
+)

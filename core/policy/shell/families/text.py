@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from core.policy import _paths as P
 from core.policy.shell.common import unescape
+from core.policy.shell.families import handlers
 from core.policy.shell.options import getopts
 from core.policy.shell.state import MARK, MAX_COMBOS, MAX_FX, OTHER, SECRET, TextInput
 from core.tiers import Tier
@@ -339,3 +340,11 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
         argv = cmd + items if items != [""] else list(cmd)
         r.run_argv(argv, [None] * len(cmd) + [meta] * (len(argv) - len(cmd)), c, acc, None)
     return OTHER
+
+
+#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+HANDLERS = handlers(
+    (("awk", "gawk", "mawk", "nawk"), h_awk),
+    (("sed", "gsed"), h_sed),
+    (("xargs", "parallel"), h_xargs),
+)
