@@ -8,6 +8,9 @@
   substitution, :class:`ProcOutput` (``<(cmd)``);
 * the limits (``MAX_*``) that bound the work.
 
+The pipeline values compare by identity (``stdin is SECRET``, ``type(stdin) is FileInput``): two inputs are
+never compared by their contents.
+
 To add state a later command needs (``git add`` of a secret file, then ``git push``): prefer a fact in
 ``Ctx.flags``; a new ``Ctx`` field must also be copied in :meth:`Ctx.child`.
 """
@@ -39,18 +42,22 @@ class Flow(Enum):
     SECRET = "secret"  # contents of a secret file (or text made from them)
     OTHER = "other"  # anything else
 
+    # members are singletons compared by identity: hash them by identity too, in C (Enum's own __hash__ is a
+    # Python call, and the dispatch puts these in sets for every command)
+    __hash__ = object.__hash__
+
 
 DOWNLOAD, DECODED, SECRET, OTHER = Flow.DOWNLOAD, Flow.DECODED, Flow.SECRET, Flow.OTHER
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class FileInput:
     """A file read as the input: ``< FILE``, a loop's ``done < FILE``."""
 
     path: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class TextInput:
     """Text known at read time: a heredoc or here-string (``heredoc`` True: ``<<EOF``, ``<<< text``) or text a
     command printed (False: ``echo``, ``printf``, ``cat`` of a heredoc)."""
@@ -59,7 +66,7 @@ class TextInput:
     heredoc: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ProcOutput:
     """``<(cmd)``: a file name whose contents are ``out``, what cmd printed (a word's substitution, never a
     pipeline's input)."""
