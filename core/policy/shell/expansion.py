@@ -203,6 +203,7 @@ class Expansion:
         return fields, (sub_out, secret, sub_prog)
 
     def expand_words(self, words: list, ctx: Ctx, acc: Acc, pick: dict | None = None):
+        """The words of a command expanded: ``(argv, metas)``, one meta per field (what its substitutions printed)."""
         argv: list = []
         metas: list = []
         for w in words:

@@ -168,6 +168,7 @@ def _globals_first(handler, opts: tuple):
     reading; what the first reading prints is what the command prints."""
 
     def h_global_options(r, prog, args, metas, ctx, acc, stdin):
+        """The wrapped handler, once per reading of the options before the subcommand."""
         out = None
         for k, (a, m) in enumerate(_global_readings(args, metas, opts, prog, acc)):
             o = handler(r, prog, a, m, ctx, acc, stdin)

@@ -24,6 +24,9 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
 def h_docker(r, prog, args, metas, ctx, acc, stdin):
+    """``docker``/``podman``/``nerdctl`` (and compose, crictl, ctr): reads SAFE, ``run``/``exec`` MEDIUM with their
+    command read inside the container, privileged runs and host mounts HIGH, volume and system prunes HIGH,
+    pushes publish (HIGH), ``inspect`` of the environment a secret read."""
     i, n = 0, len(args)
     while i < n and args[i].startswith("-"):
         i += 2 if args[i] in T.DOCKER_GLOBAL_WITH_ARG else 1
@@ -239,6 +242,8 @@ def _compose(r, args, ctx, acc):
 
 
 def h_kubectl(r, prog, args, metas, ctx, acc, stdin):
+    """``kubectl``/``oc``: the subcommand's tier (table KUBECTL_TIERS; changes in production HIGH), secrets read,
+    scale to zero HIGH; ``exec … -- CMD`` reads CMD inside the pod."""
     o = getopts(args, frozenset("nsflcoLp"), T.KUBECTL_GLOBAL_WITH_ARG | {"--replicas", "--selector", "--filename",
                                                                          "--output", "--container", "--image",
                                                                          "--type", "--timeout", "--kustomize"})

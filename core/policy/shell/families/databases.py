@@ -24,6 +24,7 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
 def h_redis(r, prog, args, metas, ctx, acc, stdin):
+    """``redis-cli CMD``: FLUSHALL/FLUSHDB/SHUTDOWN and CONFIG SET HIGH, reads SAFE, other commands MEDIUM (writes)."""
     o = getopts(args, frozenset("hpanurs"), frozenset(("--user", "--pass", "--tls", "--cacert")), stop_at_pos=True)
     cmd = o.pos[0].upper() if o.pos else ""
     if not cmd:
@@ -66,6 +67,9 @@ _SQL_OPTS = {
 
 
 def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
+    """SQL clients (``psql -c``, ``mysql -e``, ``sqlite3 db SQL`` …): the SQL given in options, files, the input or
+    ``<(cmd)`` read by :func:`core.policy._sql.classify_sql` (and its shell escapes as commands); SQL from a file or
+    the input that cannot be read is MEDIUM, an interactive client LOW."""
     short, sql_letters, sql_longs, file_letters = _SQL_OPTS.get(prog, ("", "", (), ""))
     long_arg = frozenset(("--command", "--execute", "--query", "--dbname", "--host", "--port", "--username",
                           "--user", "--file", "--set", "--variable", "--database", "--password", "--output"))
@@ -158,6 +162,7 @@ def h_db_change(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_mongo(r, prog, args, metas, ctx, acc, stdin):
+    """``mongo``/``mongosh``: dropping a database or collection HIGH, ``--eval`` MEDIUM."""
     code = " ".join(a for a in args if not a.startswith("-"))
     low = code.replace(" ", "").lower()
     if any(k in low for k in ("dropdatabase(", ".drop(", "deletemany({})", "remove({})", "dropallusers(")):

@@ -23,6 +23,7 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
 def h_dd(r, prog, args, metas, ctx, acc, stdin):
+    """``dd of=TARGET``: onto a block device CRITICAL, else a write of TARGET (no ``of=``: standard output, LOW)."""
     of = None
     for a in args:
         if a.startswith("of="):
@@ -45,6 +46,7 @@ def _pathlike(a: str) -> bool:
 
 
 def h_mkfs(r, prog, args, metas, ctx, acc, stdin):
+    """``mkfs*``, ``mke2fs``, ``mkswap`` …: CRITICAL (erases a disk) unless every target is a regular file."""
     cands = [a for a in args if not a.startswith("-") and _pathlike(a)]
     classes = [r.pclass(a, ctx) for a in cands]
     if cands and all(c in (P.WORKSPACE, P.OTHER, P.HOME) for c in classes) and not any(
@@ -57,6 +59,7 @@ def h_mkfs(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_wipefs(r, prog, args, metas, ctx, acc, stdin):
+    """``wipefs -a``/``-o``: CRITICAL (erases signatures) unless every target is a regular file; listing SAFE."""
     o = getopts(args, frozenset("ot"), frozenset(("--offset", "--types", "--backup")))
     if "a" in o.flags or "--all" in o.longs or "o" in o.flags or "--offset" in o.longs:
         if o.pos and all(r.pclass(a, ctx) in (P.WORKSPACE, P.OTHER) and not a.startswith("/dev/") for a in o.pos):
@@ -69,6 +72,7 @@ def h_wipefs(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_sgdisk(r, prog, args, metas, ctx, acc, stdin):
+    """``sgdisk``: zapping the table CRITICAL, printing SAFE, other changes HIGH."""
     o = getopts(args)
     if o.flags & {"Z", "z", "o"} or o.any("--zap-all", "--zap", "--clear"):
         acc.add(C, "shell.sgdisk.zap", "sgdisk erases the partition table")
@@ -136,6 +140,7 @@ def h_parted(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_partition(r, prog, args, metas, ctx, acc, stdin):
+    """Partitioners (``fdisk``, ``gdisk``, ``sfdisk`` …): listing SAFE, other uses HIGH (partition table change)."""
     if any(a in ("-l", "--list", "-s", "print", "--print") for a in args) or (prog == "parted" and "print" in args):
         acc.add(S, "shell.partition.list", f"{prog} (lists partitions)")
     elif prog == "parted" and any(a in ("mklabel", "rm") for a in args):
@@ -146,6 +151,7 @@ def h_partition(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_blkdiscard(r, prog, args, metas, ctx, acc, stdin):
+    """``blkdiscard``: CRITICAL (discards every block of the device)."""
     acc.add(C, "shell.blkdiscard", "blkdiscard erases the device")
     return OTHER
 
@@ -180,6 +186,8 @@ def h_disk_erase(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_mount(r, prog, args, metas, ctx, acc, stdin):
+    """Mounts and volumes (``mount``, ``cryptsetup``, ``mdadm``, ``zfs``, ``lvremove`` …): formats and zeroed
+    superblocks CRITICAL, destroyed pools and volumes HIGH, listing SAFE, other changes MEDIUM."""
     if prog in ("zfs", "zpool", "btrfs"):
         pos = [a for a in args if not a.startswith("-")]
         v = pos[0] if pos else ""

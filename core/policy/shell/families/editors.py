@@ -26,6 +26,8 @@ _EX_MODE = frozenset(("ed", "red", "ex"))
 
 
 def h_editor(r, prog, args, metas, ctx, acc, stdin):
+    """Editors: the files named are written (``edit (vim)``); ex/vim commands read from the input (``vim -es <
+    script``) count as what they do."""
     spec = T.OPTION_EFFECTS.get(prog)
     files = parse_fx(spec, args)[1] if spec else [a for a in args if not a.startswith(("-", "+"))]
     if type(stdin) is TextInput and spec is not None and "-" not in files:

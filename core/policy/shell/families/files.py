@@ -24,6 +24,8 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
 def h_rm(r, prog, args, metas, ctx, acc, stdin):
+    """``rm`` and its kin: a delete of every operand (recursive with ``-r``, for the always-recursive deleters and
+    inside ``find -exec``), judged by the class of the path; ``--no-preserve-root`` CRITICAL."""
     o = getopts(args)
     if "--no-preserve-root" in o.longs:
         acc.add(C, "shell.rm.no_preserve_root", "rm --no-preserve-root (allows deleting /)")
@@ -53,6 +55,9 @@ _FIND_WITH_ARG = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", 
 
 
 def h_find(r, prog, args, metas, ctx, acc, stdin):
+    """``find START… EXPR``: ``-delete`` deletes the start trees (filtered by tests: HIGH where the
+    whole tree would be CRITICAL), ``-exec CMD``
+    runs CMD on them (as whole trees), ``-fprint F`` writes F; otherwise SAFE (lists)."""
     i, n = 0, len(args)
     while i < n and args[i] in ("-L", "-H", "-P", "-O0", "-O1", "-O2", "-O3"):
         i += 1
@@ -152,6 +157,8 @@ def _mode_special_bits(mode: str) -> list:
 
 
 def h_chmod(r, prog, args, metas, ctx, acc, stdin):
+    """``chmod MODE FILE…``: world-writable modes HIGH, setuid/setgid bits (table CHMOD_SPECIAL_BITS), and the
+    targets by path class (``-R`` on / or a system root CRITICAL)."""
     o = getopts(args)
     # a symbolic mode like -w or -x is read as flags by getopts: recover it
     pos = list(o.pos)
@@ -192,6 +199,7 @@ def _perm_targets(r, prog, rec, targets, ctx, acc):
 
 
 def h_chown(r, prog, args, metas, ctx, acc, stdin):
+    """``chown``/``chgrp OWNER FILE…``: to root HIGH, and the targets by path class like chmod's."""
     o = getopts(args)
     rec = bool(o.flags & {"R"}) or "--recursive" in o.longs
     pos = o.pos
@@ -260,6 +268,8 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_touch(r, prog, args, metas, ctx, acc, stdin):
+    """``touch``, ``mkdir``, ``truncate``, ``tee`` (writes of their operands; tee passes its input on and marks a
+    file written from a download), ``rmdir`` (deletes)."""
     short = {"touch": "tdrA", "mkdir": "m", "truncate": "sr", "tee": "", "rmdir": ""}.get(prog, "")
     o = getopts(args, frozenset(short), frozenset(("--mode", "--size", "--reference", "--date")))
     if prog == "rmdir":
@@ -283,6 +293,8 @@ _TAR_MODES = {"--create": "c", "--append": "r", "--update": "u", "--catenate": "
 
 
 def h_tar(r, prog, args, metas, ctx, acc, stdin):
+    """``tar``: listing SAFE; creating writes the archive, ``-C DIR`` with extraction writes into DIR, a downloaded
+    archive unpacked marks its files as downloaded code."""
     args = tar_old_style(args)
     spec = T.OPTION_EFFECTS[prog]
     mode: set = set()
@@ -317,6 +329,7 @@ def h_tar(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_unzip(r, prog, args, metas, ctx, acc, stdin):
+    """``unzip [-d DIR]``: an extraction into DIR (a write there); LOW."""
     o = getopts(args, frozenset("dx"))
     d = first_value(o, "d")
     if d:
@@ -326,6 +339,7 @@ def h_unzip(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_shred(r, prog, args, metas, ctx, acc, stdin):
+    """``shred FILE…``: a block device CRITICAL, else a delete of each file."""
     o = getopts(args, frozenset("ns"), frozenset(("--iterations", "--size", "--random-source")))
     for t in o.pos:
         cls = r.pclass(t, ctx)

@@ -90,6 +90,10 @@ def _git_effects(r, sub, rest, metas, ctx, acc) -> None:
 
 
 def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
+    """``git [OPTIONS] SUBCOMMAND …``: reads SAFE (with secret files shown), pushes MEDIUM (force, production
+    remotes, protected branches deleted: HIGH; a secret staged before: HIGH), ``reset --hard`` HIGH, commands in
+    config values and transport options read as commands. An unknown option before the subcommand may take the next
+    word as its value: both readings count (``branch`` False: this reading already branched, no further)."""
     i, n = 0, len(args)
     readings = 0
     while i < n and args[i].startswith("-"):
@@ -226,6 +230,8 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
 
 
 def h_gh(r, prog, args, metas, ctx, acc, stdin):
+    """``gh``/``glab``: ``api`` by its method, deletes and releases HIGH, CI secrets HIGH, tokens printed a secret read,
+    reads SAFE, other writes MEDIUM."""
     o = getopts(args, frozenset("XfFRHqtpbBlmRaAsrw"), frozenset(("--method", "--field", "--raw-field", "--input",
                                                                     "--repo", "--title", "--body", "--jq",
                                                                     "--template", "--header", "--base", "--head")))

@@ -25,6 +25,8 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
 def h_terraform(r, prog, args, metas, ctx, acc, stdin):
+    """``terraform``/``tofu``/``terragrunt``: ``destroy`` (and ``apply -destroy``) CRITICAL, ``apply`` HIGH,
+    ``plan`` LOW, other subcommands by table TERRAFORM_TIERS."""
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
     if prog == "terragrunt" and sub in ("run-all", "run") and len(pos) > 1:
@@ -47,6 +49,7 @@ def h_terraform(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_iac(r, prog, args, metas, ctx, acc, stdin):
+    """``pulumi``, ``cdk``: ``destroy`` CRITICAL, ``up``/``deploy`` HIGH, previews LOW."""
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
     if sub == "destroy":
@@ -61,6 +64,7 @@ def h_iac(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_ansible_playbook(r, prog, args, metas, ctx, acc, stdin):
+    """``ansible-playbook``/``ansible-pull``: HIGH (changes hosts); ``--check`` LOW, listings SAFE."""
     if any(a in ("--check", "-C") for a in args):
         acc.add(L, "shell.ansible.check", f"{prog} --check (dry run)")
     elif any(a in ("--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") for a in args):
@@ -71,6 +75,7 @@ def h_ansible_playbook(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_ansible(r, prog, args, metas, ctx, acc, stdin):
+    """Ad-hoc ``ansible HOSTS -m MODULE -a ARGS``: MEDIUM; the shell modules' command is read as a command."""
     o = getopts(args, frozenset("imauefltcMkKTBP"), frozenset(("--inventory", "--module-name", "--args", "--user",
                                                                  "--extra-vars", "--forks", "--limit", "--timeout",
                                                                  "--connection", "--become-user",
@@ -228,6 +233,8 @@ def h_cloud(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_deploy(r, prog, args, metas, ctx, acc, stdin):
+    """Deploy tools (table DEPLOY_TOOLS): publishing and secret printing first, then ``helm`` by subcommand,
+    deploys MEDIUM (to production HIGH), other uses LOW."""
     subs = T.DEPLOY_TOOLS.get(prog, ())
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""

@@ -42,6 +42,8 @@ def _positional_params(c: Ctx, extra: list) -> None:
 
 
 def h_shell(r, prog, args, metas, ctx, acc, stdin):
+    """Shells: ``sh -c SCRIPT`` MEDIUM with the script read (from a download or another command's output: HIGH), a
+    script file run (downloaded: HIGH; written before: read), the input as the script (``sh -s``, ``| sh``)."""
     i, n = 0, len(args)
     script = None
     script_meta = None
@@ -153,6 +155,7 @@ def _stdin_script(r, prog, stdin, ctx, acc):
 
 
 def h_eval(r, prog, args, metas, ctx, acc, stdin):
+    """``eval WORDS``: HIGH (runs text built at run time) with the text read; environment set-up tools' output LOW."""
     if not args:
         return None
     progs = {m[2] for m in metas if m and m[2]}
@@ -169,6 +172,7 @@ def h_eval(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_source(r, prog, args, metas, ctx, acc, stdin):
+    """``source FILE``/``. FILE``: runs a script in this shell (LOW); from a download or ``<(cmd)`` HIGH."""
     if not args:
         acc.add(L, "shell.source", prog)
         return OTHER
@@ -208,6 +212,9 @@ def _scan_code(r, code: str, ctx, acc, lang: str | None = None):
 
 
 def h_interp(r, prog, args, metas, ctx, acc, stdin):
+    """Interpreters (python, node, perl, ruby …): inline code MEDIUM with its calls read (code that runs what
+    it downloads, decodes or reads from the input: HIGH), ``-m MODULE`` as that program when the tables know it,
+    scripts run (downloaded or generated: HIGH), the input as the script."""
     base = prog
     if prog.startswith("python") and prog not in T.INTERPRETERS:
         base = "python3"

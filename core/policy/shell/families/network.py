@@ -51,6 +51,8 @@ def _secret_var_in_url(prog, args, metas, o, acc) -> None:
 
 
 def h_curl(r, prog, args, metas, ctx, acc, stdin):
+    """``curl``: sending data MEDIUM (a secret file or variable: HIGH), DELETE HIGH, a download to a file marks it as
+    downloaded code; prints the response (DOWNLOAD) otherwise."""
     o = getopts(args, T.CURL_OPTS_WITH_ARG, T.CURL_LONG_WITH_ARG)
     _secret_var_in_url(prog, args, metas, o, acc)
     method = (first_value(o, "X", "--request") or "").upper()
@@ -91,6 +93,7 @@ def h_curl(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_wget(r, prog, args, metas, ctx, acc, stdin):
+    """``wget``: like curl's reading (``--post-file``, ``--method``, ``-O FILE``, ``-P DIR``)."""
     o = getopts(args, T.WGET_OPTS_WITH_ARG, T.WGET_LONG_WITH_ARG)
     _secret_var_in_url(prog, args, metas, o, acc)
     method = (o.long("--method") or "").upper()
@@ -122,6 +125,7 @@ def h_wget(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_http_method(r, prog, args, metas, ctx, acc, stdin):
+    """``GET URL``, ``DELETE URL`` …: an HTTP request by its method (table HTTP_METHOD_TIERS)."""
     url = args[0] if args else ""
     t = T.HTTP_METHOD_TIERS.get(prog, M)
     acc.add(t, f"http.{prog.lower()}", f"HTTP {prog} request to {show(url)}")
@@ -129,6 +133,7 @@ def h_http_method(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_httpie(r, prog, args, metas, ctx, acc, stdin):
+    """httpie/xh (``http [METHOD] URL ITEM…``): the method given, or POST when data items are given."""
     pos = [a for a in args if not a.startswith("-")]
     method = pos[0].upper() if pos and pos[0].upper() in T.HTTP_METHODS else None
     if method is None:
@@ -161,6 +166,8 @@ def _ssh_option_commands(r, prog, values, ctx, acc):
 
 
 def h_ssh(r, prog, args, metas, ctx, acc, stdin):
+    """``ssh HOST [CMD]``: MEDIUM, the remote command (or a heredoc fed to it) read with no directory of ours, and the
+    commands in ``-o ProxyCommand=…`` options."""
     o = getopts(args, T.SSH_OPTS_WITH_ARG, stop_at_pos=True)
     _ssh_option_commands(r, prog, o.vals.get("o", ()), ctx, acc)
     if not o.pos:
@@ -198,6 +205,8 @@ def h_ssh(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_scp(r, prog, args, metas, ctx, acc, stdin):
+    """``scp``/``rsync SRC… DEST``: to or from a remote host MEDIUM (a secret file sent: HIGH), the destination
+    written, ``rsync --delete`` a delete in the destination, ``-e CMD`` read as the remote shell."""
     o = getopts(args, T.SCP_OPTS_WITH_ARG if prog == "scp" else T.RSYNC_OPTS_WITH_ARG,
                 frozenset(("--exclude", "--include", "--rsh", "--filter", "--files-from", "--exclude-from",
                            "--chmod", "--chown", "--log-file", "--backup-dir", "--suffix", "--rsync-path")))
@@ -236,6 +245,7 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_netcat(r, prog, args, metas, ctx, acc, stdin):
+    """``nc``/``ncat``/``socat``: giving a shell or a program to the network (``-e``, ``EXEC:``) HIGH, else LOW."""
     if any(a in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or (a.startswith("-") and not a.startswith("--")
                                                                        and ("e" in a or "c" in a)) for a in args):
         acc.add(H, "shell.netcat.exec", f"{prog} -e gives a shell to the network")
@@ -267,6 +277,7 @@ def h_downloader(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_ssh_keygen(r, prog, args, metas, ctx, acc, stdin):
+    """``ssh-keygen``: reading keys SAFE, writing them a write of the key files."""
     o = getopts(args, frozenset("fbtCNnOVZaEIzmrwDGPRYSs"))
     f = first_value(o, "f")
     if o.flags & {"l", "y", "F", "L"} and not o.flags & {"R"}:

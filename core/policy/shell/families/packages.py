@@ -38,6 +38,8 @@ def _package_runner_argv(prog, args):
 
 
 def h_pkg(r, prog, args, metas, ctx, acc, stdin):
+    """Package managers (tables INSTALLERS, PUBLISHERS, PACKAGE_RUNNERS): code fetched by URL HIGH, a package
+    runner's command read too, publishing HIGH, installs MEDIUM, reads SAFE, other uses LOW."""
     pos = [a for a in args if not a.startswith("-")]
     sub = pos[0] if pos else ""
     if prog in T.PACKAGE_RUNNERS or prog in T.INSTALLERS:

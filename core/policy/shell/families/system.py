@@ -23,6 +23,7 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
 def h_power(r, prog, args, metas, ctx, acc, stdin):
+    """``shutdown``, ``reboot``, ``halt``, ``poweroff``: CRITICAL (``shutdown -c`` cancels: LOW)."""
     if prog == "shutdown" and any(a in ("-c", "--cancel", "-k") for a in args):
         acc.add(L, "shell.power.cancel", "shutdown -c (cancels a pending shutdown)")
     else:
@@ -31,6 +32,7 @@ def h_power(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_loginctl(r, prog, args, metas, ctx, acc, stdin):
+    """``loginctl``/``kexec``: power verbs CRITICAL, sleep and ending sessions HIGH, listings SAFE."""
     pos = [a for a in args if not a.startswith("-")]
     verb = pos[0] if pos else ""
     if prog == "kexec":
@@ -53,6 +55,7 @@ def h_loginctl(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_init(r, prog, args, metas, ctx, acc, stdin):
+    """``init``/``telinit LEVEL``: 0 and 6 CRITICAL, single-user HIGH, other runlevels MEDIUM."""
     lvl = args[0] if args else ""
     if lvl in ("0", "6"):
         acc.add(C, "shell.power.init", f"{prog} {lvl} ({'power off' if lvl == '0' else 'reboot'})")
@@ -66,6 +69,7 @@ def h_init(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_kill(r, prog, args, metas, ctx, acc, stdin):
+    """``kill``: ``-1`` (every process) CRITICAL, pid 1 HIGH, named processes MEDIUM, ``-l`` SAFE."""
     i, n = 0, len(args)
     if n and (args[0] in ("-l", "-L", "--list", "--table") or args[0].startswith("-l")):
         acc.add(S, "shell.kill.list", "kill -l (lists signal names)")
@@ -87,6 +91,7 @@ def h_kill(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_pkill(r, prog, args, metas, ctx, acc, stdin):
+    """``pkill``/``killall``: every process of a user HIGH, named processes MEDIUM; ``killall5`` CRITICAL."""
     if prog == "killall5":
         acc.add(C, "shell.kill.all", "killall5 (signals every process)")
         return OTHER
@@ -109,6 +114,7 @@ def h_pkill(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_systemctl(r, prog, args, metas, ctx, acc, stdin):
+    """``systemctl VERB UNIT…``: the verb's tier (table SYSTEMCTL_TIERS); power targets reached now CRITICAL."""
     o = getopts(args, frozenset("HMtps"), frozenset(("--host", "--machine", "--type", "--property", "--state",
                                                          "--signal", "--kill-whom", "--root", "--lines",
                                                          "--output", "--job-mode")))
@@ -129,6 +135,7 @@ def h_systemctl(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_service(r, prog, args, metas, ctx, acc, stdin):
+    """``service NAME ACTION`` (and ``/etc/init.d/NAME ACTION``): the action's tier (table SERVICE_ACTION_TIERS)."""
     if args and args[0] == "--status-all":
         acc.add(S, "shell.service.status", "service --status-all")
         return OTHER
@@ -193,6 +200,7 @@ def h_dbus(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_crontab(r, prog, args, metas, ctx, acc, stdin):
+    """``crontab``: ``-r`` HIGH, ``-l`` SAFE, installing MEDIUM with every job read as its command."""
     o = getopts(args, frozenset("u"))
     if "r" in o.flags:
         acc.add(H, "shell.crontab.remove", "crontab -r (removes every scheduled job)")
@@ -234,6 +242,8 @@ def _cron_command(line: str):
 
 
 def h_at(r, prog, args, metas, ctx, acc, stdin):
+    """``at``/``batch``: scheduling MEDIUM with the commands read (text piped that is not known: HIGH); ``atq``,
+    ``-l`` SAFE."""
     if any(a in ("-l", "-r", "-d", "-c") for a in args) or prog == "atq":
         acc.add(S if "-l" in args or prog == "atq" else L, "shell.at", prog)
         return OTHER
@@ -246,6 +256,7 @@ def h_at(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_firewall(r, prog, args, metas, ctx, acc, stdin):
+    """Firewalls (iptables, nft, ufw, firewall-cmd, pfctl …): flushes and rule changes HIGH, listings SAFE."""
     if prog in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables", "arptables"):
         o = getopts(args, frozenset("tjAIDRNXPFZEsdiopm"), frozenset(("--table",)))
         changing = o.flags & {"A", "I", "D", "R", "N", "X", "P", "F", "Z", "E"} or o.any(
@@ -292,11 +303,13 @@ def h_firewall(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_user_admin(r, prog, args, metas, ctx, acc, stdin):
+    """User and group administration (useradd, passwd, visudo …): HIGH."""
     acc.add(H, "shell.user_admin", f"{prog}: user account change")
     return OTHER
 
 
 def h_sysctl(r, prog, args, metas, ctx, acc, stdin):
+    """``sysctl``: writing kernel parameters HIGH, reading SAFE."""
     if any(a in ("-w", "--write", "-p", "--load", "--system") for a in args) or any(
             "=" in a and not a.startswith("-") for a in args):
         acc.add(H, "shell.sysctl.write", "sysctl changes kernel parameters")
@@ -306,6 +319,8 @@ def h_sysctl(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_ip(r, prog, args, metas, ctx, acc, stdin):
+    """``ip``, ``ifconfig``, ``route``, ``hostname``, ``nmcli``: configuration changes HIGH (hostname, nmcli MEDIUM),
+    showing SAFE."""
     if prog == "ip":
         pos = [a for a in args if not a.startswith("-")]
         if any(v in ("add", "del", "delete", "flush", "set", "change", "replace", "append", "prepend", "exec")

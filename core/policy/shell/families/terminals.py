@@ -171,6 +171,7 @@ def h_screen(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_watch(r, prog, args, metas, ctx, acc, stdin):
+    """``watch [-n N] CMD …``: CMD read as a command (run again and again)."""
     o = getopts(args, frozenset("nq"), frozenset(("--interval", "--differences")), stop_at_pos=True)
     if o.pos:
         r.run_text(" ".join(o.pos), ctx, acc)
@@ -178,6 +179,7 @@ def h_watch(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_su(r, prog, args, metas, ctx, acc, stdin):
+    """``su [-c CMD]``: MEDIUM (switches user), CMD read as a command."""
     o = getopts(args, frozenset("csgG"), frozenset(("--command", "--shell", "--group")))
     acc.add(M, "shell.su", "su (switches user)")
     cmd = first_value(o, "c", "--command")

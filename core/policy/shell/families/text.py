@@ -34,6 +34,8 @@ def _awk_strings_after(code: str, pos: int):
 
 
 def h_awk(r, prog, args, metas, ctx, acc, stdin):
+    """``awk PROGRAM FILE…``: SAFE, with ``system("CMD")``, ``print | "CMD"`` and ``"CMD" | getline`` read as
+    commands (built at run time: HIGH), ``print > "FILE"`` a write, secret files read."""
     o = getopts(args, frozenset("Fvf"), frozenset(("--field-separator", "--assign", "--file")), stop_at_pos=True)
     if "f" in o.flags or "--file" in o.longs:
         acc.add(L, "shell.awk.file", f"{prog} runs a program file")
@@ -117,6 +119,8 @@ def h_awk(r, prog, args, metas, ctx, acc, stdin):
 
 
 def h_sed(r, prog, args, metas, ctx, acc, stdin):
+    """``sed SCRIPT FILE…``: SAFE (prints); ``-i`` writes the files; the script's ``w``/``r``/``e`` commands write,
+    read and run (``--sandbox`` forbids them)."""
     i, n = 0, len(args)
     inplace = False
     script_given = False
@@ -291,6 +295,8 @@ def _sed_effects(script: str) -> list:
 
 
 def h_xargs(r, prog, args, metas, ctx, acc, stdin):
+    """``xargs [OPTIONS] CMD …``: CMD read with its input as arguments (the items of a known input, one per line with
+    ``-I``/``-0``/``-d``; unknown otherwise), secret input carried into the arguments."""
     i, n = 0, len(args)
     repl = None
     records = False  # -0 / -d: one item per record (a NUL from printf reads as a new line), not per word

@@ -109,6 +109,7 @@ class Parser(WordReader):
         return out
 
     def parse_list(self, end: str | None) -> list:
+        """A list of commands up to ``end`` (``)``, ``}`` or the end of the text): ``[(node, op)]``."""
         s, n = self.s, self.n
         items: list = []
         work = self.work
@@ -233,6 +234,8 @@ class Parser(WordReader):
 
     # ---------------------------------------------------------------- commands
     def command(self, end: str | None):
+        """One command at ``self.i``: a simple command (plain words take the fast paths), a group, a function
+        definition, a ``for``, ``case`` or ``[[ ]]``; None when there is none."""
         s, n = self.s, self.n
         start = self.i
         c0 = s[start] if start < n else ""
