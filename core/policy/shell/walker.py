@@ -400,6 +400,7 @@ def _loop_inputs(script: list) -> dict | None:
 
 
 def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
+    """Whether the function ``name``'s body starts copies of itself in a pipe or the background (a fork bomb)."""
     if depth > 10:
         return False
     prev_pipe = False
@@ -412,8 +413,3 @@ def _calls_itself(script: list, name: str, depth: int = 0) -> bool:
                 return True
         prev_pipe = op == "|"
     return False
-
-
-# =============================================================================== handlers
-# signature: (reader, prog, args, metas, ctx, acc, stdin) -> output kind
-

@@ -1,5 +1,5 @@
 """Secrets: files whose contents are secrets read into the agent's context (``read_secret_check``), secret data
-flowing through a pipeline or into a network sender (``_secret_flow``, ``sends_secret``), programs that print a
+flowing through a pipeline or into a network sender (``secret_flow``, ``sends_secret``), programs that print a
 secret (:func:`secret_printed`, table SECRET_PRINTERS). :class:`SecretEffects` is a mixin of
 :class:`core.policy.shell.walker.ShellReader`: handlers call ``r.read_secret_check(prog, files, ctx, acc)``.
 

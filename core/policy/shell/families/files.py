@@ -55,9 +55,9 @@ _FIND_WITH_ARG = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", 
 
 
 def h_find(r, prog, args, metas, ctx, acc, stdin):
-    """``find START… EXPR``: ``-delete`` deletes the start trees (filtered by tests: HIGH where the
-    whole tree would be CRITICAL), ``-exec CMD``
-    runs CMD on them (as whole trees), ``-fprint F`` writes F; otherwise SAFE (lists)."""
+    """``find START… EXPR``: ``-delete`` deletes the start trees (filtered by tests: HIGH where the whole tree
+    would be CRITICAL), ``-exec CMD`` runs CMD on them (as whole trees), ``-fprint F`` writes F; otherwise SAFE
+    (lists)."""
     i, n = 0, len(args)
     while i < n and args[i] in ("-L", "-H", "-P", "-O0", "-O1", "-O2", "-O3"):
         i += 1

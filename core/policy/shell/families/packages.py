@@ -99,7 +99,8 @@ def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
-#: program -> handler (merged into the reader's map by core.policy.shell.registry)
+#: program -> handler (merged into the reader's map by core.policy.shell.registry): none of its own, the
+#: family reads the programs of its tables (DEFAULTS)
 HANDLERS: dict = {}
 #: the installers, publishers, package runners and secret printers of the tables that no family reads with a
 #: handler of its own (a program in both is read as a package manager)
