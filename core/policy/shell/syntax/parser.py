@@ -25,7 +25,6 @@ from core.policy.shell.syntax.nodes import (
     LOOP_END,
     LOOP_HEAD,
     MAX_DEPTH,
-    SUB,
     VAR,
     Budget,
     ForLoop,
@@ -553,45 +552,6 @@ class Parser(WordReader):
             r.dash = op == "<<-"
             r.subs = None if target.quoted else []
             self.pending.append(r)
-
-    def _read_heredocs(self) -> None:
-        s, n = self.s, self.n
-        pending, self.pending = self.pending, []
-        for r in pending:
-            b = self.i
-            delim = r.delim
-            if r.dash:
-                pos = b
-                body_end = n
-                nxt = n
-                while pos < n:
-                    nl = s.find("\n", pos)
-                    if nl < 0:
-                        nl = n
-                    if s[pos:nl].lstrip("\t") == delim:
-                        body_end, nxt = pos, min(nl + 1, n)
-                        break
-                    pos = nl + 1
-                else:
-                    self.damaged = True
-            elif s.startswith(delim + "\n", b) or s[b:] == delim:
-                body_end, nxt = b, min(b + len(delim) + 1, n)
-            else:
-                k = s.find("\n" + delim + "\n", b - 1 if b else 0)
-                if k >= 0:
-                    body_end, nxt = k + 1, k + len(delim) + 2
-                elif s.endswith("\n" + delim) and n - len(delim) - 1 >= b - 1:
-                    body_end, nxt = n - len(delim), n
-                else:
-                    body_end, nxt = n, n
-            r.body = s[b:body_end]
-            self.i = nxt
-            if r.subs is not None and ("$(" in r.body or "`" in r.body) and self.depth < MAX_DEPTH:
-                sub = Parser(r.body, self.depth + 1, self.work)
-                parts: list = []
-                sub._dquote_body(parts)
-                r.subs = [p[1] for p in parts if p[0] == SUB]
-                self.damaged = self.damaged or sub.damaged
 
     # ------------------------------------------------------------------- words
 

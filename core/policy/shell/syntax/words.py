@@ -1,5 +1,6 @@
 """Reading one word of shell text: quotes, backslashes, ``$VAR``/``${…}``, ``$'…'`` escapes, command and process
-substitutions (``$( )``, backticks, ``<( )``).
+substitutions (``$( )``, backticks, ``<( )``); and the bodies of heredocs (read after the line that opened them,
+an unquoted body read like the inside of double quotes).
 
 :class:`WordReader` is a mixin of :class:`core.policy.shell.syntax.parser.Parser` (it uses the parser's state
 ``s``, ``i``, ``n``, ``depth``, ``damaged``, ``work`` and its ``parse_list`` for substitution bodies); it has no
@@ -211,6 +212,47 @@ class WordReader:
             parts.append((LIT, "".join(buf)))
         elif not parts:
             parts.append((LIT, ""))
+
+    def _read_heredocs(self) -> None:
+        """The bodies of the heredocs opened on the line just read (``self.pending``), from ``self.i``; an unquoted
+        body's substitutions are parsed (``r.subs``)."""
+        s, n = self.s, self.n
+        pending, self.pending = self.pending, []
+        for r in pending:
+            b = self.i
+            delim = r.delim
+            if r.dash:
+                pos = b
+                body_end = n
+                nxt = n
+                while pos < n:
+                    nl = s.find("\n", pos)
+                    if nl < 0:
+                        nl = n
+                    if s[pos:nl].lstrip("\t") == delim:
+                        body_end, nxt = pos, min(nl + 1, n)
+                        break
+                    pos = nl + 1
+                else:
+                    self.damaged = True
+            elif s.startswith(delim + "\n", b) or s[b:] == delim:
+                body_end, nxt = b, min(b + len(delim) + 1, n)
+            else:
+                k = s.find("\n" + delim + "\n", b - 1 if b else 0)
+                if k >= 0:
+                    body_end, nxt = k + 1, k + len(delim) + 2
+                elif s.endswith("\n" + delim) and n - len(delim) - 1 >= b - 1:
+                    body_end, nxt = n - len(delim), n
+                else:
+                    body_end, nxt = n, n
+            r.body = s[b:body_end]
+            self.i = nxt
+            if r.subs is not None and ("$(" in r.body or "`" in r.body) and self.depth < MAX_DEPTH:
+                sub = type(self)(r.body, self.depth + 1, self.work)
+                parts: list = []
+                sub._dquote_body(parts)
+                r.subs = [p[1] for p in parts if p[0] == SUB]
+                self.damaged = self.damaged or sub.damaged
 
     def _dquote_body(self, parts: list) -> None:
         """Read the whole text as the inside of double quotes (unquoted heredoc bodies)."""
