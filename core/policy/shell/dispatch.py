@@ -310,6 +310,11 @@ class Dispatch:
             return SECRET
         return argv[i:], metas[i:]
 
+    def has_handler(self, prog: str) -> bool:
+        """Whether ``prog`` has a handler of its own (``python -m twine``: a module that is a program the tables
+        know runs as that program)."""
+        return prog in self.handlers
+
     def call(self, name: str, prog: str, args: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         """Call the handler ``name`` of another family (``bun install``: the interpreters family's handler calls
         the packages family's ``h_pkg``)."""

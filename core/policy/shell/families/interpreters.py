@@ -289,7 +289,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
     if module is not None:
         if module in ("pip", "pip3", "ensurepip"):
             return r.run_argv(["pip"] + rest, [None] * (len(rest) + 1), ctx, acc, stdin)
-        if module in r.handlers and module not in T.INTERPRETERS:
+        if r.has_handler(module) and module not in T.INTERPRETERS:
             # a module that is also a program the tables know runs as that program (python -m twine upload)
             acc.add(L, "shell.python.module", f"{prog} -m {module}")
             return r.run_argv([module] + rest, [None] * (len(rest) + 1), ctx, acc, stdin)
