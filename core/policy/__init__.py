@@ -3,10 +3,11 @@
 Public names: :class:`Classification`, :class:`PolicyTables`, :class:`Policy`, :func:`classify`.
 
 Module map (private):
-    ``_tables``  the policy's data: programs, flags, paths, words;
-    ``_lexer``   a linear shell reader (lists, pipes, substitutions, quoting, heredocs …);
+    ``tables/``  the policy's data: programs, flags, paths, words (one module per topic);
+    ``shell/``   command tier: the shell parser (``shell.syntax``), the walk with data flow (``shell.walker``)
+                 and the program handlers by family (``shell.families``, merged by ``shell.registry``);
     ``_paths``   path classes (home, system directories, sensitive and .env files, devices);
-    ``_shell``   command tier: walks the parsed text with data flow and the program handlers;
+    ``_overflow`` text past the shell reader's work budget, scanned loosely (it can only raise the tier);
     ``_sql``     SQL statement splitter and classifier;
     ``_pycode``  inline Python calls (os.system, subprocess, shutil.rmtree …);
     ``_actions`` action names read as words;

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from core.policy import _tables as T
+from core.policy import tables as T
 from core.tiers import Tier
 
 _SPLIT = re.compile(r"[_\-./:\s]+")

@@ -26,8 +26,8 @@ from itertools import compress, filterfalse, repeat
 from operator import itemgetter, ne
 
 from core.policy import _paths as P
-from core.policy import _tables as T
-from core.policy._lexer import new_budget
+from core.policy import tables as T
+from core.policy.shell.syntax import new_budget
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from core.policy import _tables as T
+from core.policy import tables as T
 
 UNKNOWN_MARK = "\x00"
 

@@ -10,11 +10,13 @@ from types import MappingProxyType
 from core.crisis import CrisisMatch
 from core.crisis._detect import detect_crisis_request
 from core.policy import _paths as P
-from core.policy import _tables as T
+from core.policy import tables as T
 from core.policy._actions import exact_key, server_part, split_words, tool_part, word_tier
 from core.policy._pycode import scan_code
-from core.policy._shell import Acc, ShellReader, _scan_code
 from core.policy._sql import classify_sql, sql_shell_commands
+from core.policy.shell.families.interpreters import _scan_code
+from core.policy.shell.state import Acc
+from core.policy.shell.walker import ShellReader
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -368,7 +370,7 @@ class Policy:
 
 
 def _ctx_for(reader: ShellReader, cwd: str | None):
-    from core.policy._shell import Ctx
+    from core.policy.shell.state import Ctx
 
     ws = P.normalize(cwd, None) if cwd and cwd[:1] in ("/", "~") else None
     return Ctx(ws, ws, None)

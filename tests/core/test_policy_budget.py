@@ -15,8 +15,8 @@ from core.crisis import _detect as D
 from core.crisis import _normalise as N
 from core.crisis import detect_crisis
 from core.policy import Policy, classify, clear_caches
-from core.policy import _lexer as LX
-from core.policy import _shell as SH
+from core.policy.shell import walker as SH
+from core.policy.shell.syntax import parser as LX
 from core.tiers import Tier
 from tests.conftest import eval_rows
 

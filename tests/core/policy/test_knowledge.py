@@ -22,7 +22,7 @@ from core.policy._knowledge import (
     load,
 )
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "programs_examples.jsonl"
+EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "programs_examples.jsonl"
 
 
 def _raw() -> dict:

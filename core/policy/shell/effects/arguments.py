@@ -1,19 +1,20 @@
-"""What a command can do, read from its arguments (tiers.md v3.2, "What a command can do, read from its
-arguments"). These rules hold whatever the program and only ever raise a tier:
+"""The generic argument rules (tiers.md v3.2, "What a command can do, read from its arguments"): what any
+program's arguments name, whatever the program, as the net under the knowledge table. They only raise a tier.
 
-* the program's entry in the knowledge table (:mod:`core.policy._knowledge`): options whose value is a
-  command, code, a file read, written or sent, a library, a host, a directory served; subcommands that
-  listen or upload; programs that listen or connect;
-* the generic net under the table, for programs no handler reads (and, for secrets, read-only programs that
-  show what they read): a secret file among the arguments (MEDIUM; with a network destination in the same
-  command HIGH), a path in a system directory (MEDIUM; as the value of an output-like option HIGH), a shell
-  or interpreter named in an argument (MEDIUM, or the tier of its command when it is there to read; joined
-  to a network destination HIGH: a remote shell), a listening address (MEDIUM; serving the root, a home or
-  a system directory HIGH).
+* :func:`argument_facts` reads the arguments: a secret file, a path in a system directory (and whether as the
+  value of an output-like option), a shell or interpreter started, a network destination, a listening
+  address, a directory served, a local file besides a destination (what an upload sends);
+* :func:`decide_unknown` gives a program no handler reads its tiers: a secret MEDIUM (with a destination
+  HIGH), a system path MEDIUM (written through an output option HIGH), a shell MEDIUM or its command's tier
+  (with a destination HIGH: a remote shell), a listener MEDIUM (serving the root, a home or a system
+  directory HIGH), an upload MEDIUM; :func:`decide_handled` adds to a handler's reading what its options say
+  (a secret, an output into a system directory, a shell as an option's value, a listening address);
+* :func:`read_only_secrets`, :func:`fed`, :func:`pipeline_remote_shell`, :func:`served_dir`: read-only programs
+  given a secret, input fed to an unknown program, a shell piped to the network, a server and what it serves.
 
-Entry point: :func:`read_arguments`, called by the dispatcher for every simple command after the program's
-own handler. To add a rule for one program, add its entry to ``data/programs.toml``; the generic rules
-below are the net for programs nobody listed (``docs/policy.md`` says where they may over-flag).
+The entry point is :func:`core.policy.shell.effects.knowledge.read_arguments`. A rule for one program belongs
+in the knowledge table (``core/policy/data/programs.toml``); a change here changes what every unknown program
+is read for (``docs/policy.md`` says where these rules may over-flag).
 """
 
 from __future__ import annotations
@@ -21,16 +22,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from core.policy import _knowledge as K
 from core.policy import _paths as P
-from core.policy import _tables as T
+from core.policy import tables as T
+from core.policy.shell.common import show as _show
+from core.policy.shell.state import FileInput, TextInput
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 MARK = P.UNKNOWN_MARK
-
-#: how the dispatcher knows a program
-UNKNOWN, READ_ONLY, HANDLED = 0, 1, 2
 
 #: arguments of one command read by the generic rules (the rest only by the budgeted overflow scan)
 MAX_ARGS = 64
@@ -99,7 +98,7 @@ _NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=T
 _SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
                        r")(?=$|[\s'\"),;`&|}\]])")
 #: capabilities that let a program act as root (``setcap cap_setuid+ep FILE``, ``capsh --caps=…``)
-_PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
+PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
                              r"fowner|sys_module|sys_rawio|setfcap|setpcap)\b[^ ]*[=+][a-z]*e")
 #: the name-like tokens of a word (a shell's name is one of them)
 _NAME_TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
@@ -110,11 +109,6 @@ _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keyt
                            r"wireguard|ipsec|\.ssh|krb5|\.(?:key|p12|pfx|jks|keystore|ppk|pem)$|(?:^|/)id_")
 #: the words inside an argument that holds a command or code (``'script import os; os.system("cat /etc/shadow")'``)
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
-
-
-def _show(p: str) -> str:
-    p = p.replace(MARK, "$…")
-    return p if len(p) <= 60 else p[:57] + "…"
 
 
 def network_destination(word: str) -> str | None:
@@ -148,7 +142,7 @@ def network_destination(word: str) -> str | None:
     return dest[:60]
 
 
-def _listening(word: str) -> bool:
+def listening(word: str) -> bool:
     return _RELAY_LISTEN.search(word) is not None or _BIND_ALL.search(word) is not None
 
 
@@ -185,7 +179,7 @@ NETWORK_CONNECTORS = frozenset(("nc", "ncat", "netcat", "socat", "telnet", "open
                                 "tcpclient", "mosquitto_sub", "ssh"))
 
 
-def _destination_with_port(words: list) -> str | None:
+def destination_with_port(words: list) -> str | None:
     """The first network destination among ``words``, with the port that follows it (``nc HOST PORT``)."""
     for k, x in enumerate(words):
         d = network_destination(x)
@@ -214,7 +208,7 @@ def pipeline_remote_shell(words_per_stage: list, acc) -> None:
         elif prog in NETWORK_CONNECTORS:
             net = net or prog
             if dest is None:
-                dest = _destination_with_port([x for x in w[1:] if x])
+                dest = destination_with_port([x for x in w[1:] if x])
     if shell and net:
         acc.add(H, "shell.remote_shell", f"starts a remote shell{' to ' + dest if dest else ''} ({shell} piped to {net})")
 
@@ -288,42 +282,6 @@ def _values(a: str, inner: bool) -> list:
     return out
 
 
-def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known: int) -> None:
-    """Apply the knowledge table and the generic argument rules to one expanded simple command.
-
-    ``args`` are the expanded arguments after the program name; ``known`` says how the dispatcher knows the
-    program (UNKNOWN: no handler and not read-only; READ_ONLY; HANDLED: a handler read it). Raises tiers on
-    ``acc`` only; never raises.
-    """
-    entry = r.programs.get(prog)
-    if entry is not None:
-        if _read_entry(r, prog, entry, args, ctx, acc, stdin, known == HANDLED):
-            return  # a wrapper: the command it runs was read
-    if known == READ_ONLY:
-        if args:
-            _read_only_secrets(r, prog, args, ctx, acc)
-        return
-    if known == UNKNOWN:
-        if args:
-            f = argument_facts(r, args, ctx, inner=True)
-            _decide(r, prog, f, ctx, acc)
-            if f.net is not None and any(m is not None and m[0] == "secret" for m in metas[:MAX_ARGS]):
-                acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
-                                               f"them over the network")
-            if _PRIVILEGE_CAPS.search(" ".join(args[:MAX_ARGS])):
-                acc.add(H, "args.capabilities", f"{prog} grants root-like capabilities (a privilege escalation)")
-        else:
-            f = None
-        _fed(r, prog, f, stdin, ctx, acc)
-    elif args and prog not in COMMAND_READERS:
-        _decide_handled(r, prog, argument_facts(r, args, ctx, inner=False), ctx, acc)
-    elif args and prog not in T.NETWORK_SENDERS:
-        for a in args[:MAX_ARGS]:  # a server started by an interpreter or runner (`node app.js --host 0.0.0.0`)
-            if a and (a[:1] == "0" or "0.0.0.0" in a or "::" in a) and _listening(a):
-                acc.add(M, "args.listen", f"{prog} listens on the network ({_show(a)})")
-                break
-
-
 def _maybe_net(v: str) -> bool:
     """Cheap test before :func:`network_destination`: a colon, an at sign or a dotted quad."""
     return ":" in v or "@" in v or v.count(".") >= 3 or v[:2] == "//"
@@ -339,7 +297,7 @@ _FILE_LIST_OPTIONS = frozenset(("-f", "-F", "--file", "--files-from", "--files0-
                                 "--exclude-from", "--include-from", "-a", "--arg-file"))
 
 
-def _read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
+def read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
     """A read-only program given a secret file: its operands are read (unless it only names files: ``ls``,
     ``stat``, checksums, which the content readers' own check skips too), and so is an option's file value
     whatever the program (``file -f /etc/shadow``, ``ss -F``, ``readelf @/etc/shadow``)."""
@@ -418,18 +376,18 @@ def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
                     f.served = f.served or v
             if inner and f.net is None and _maybe_net(v):
                 f.net = network_destination(v)
-            if f.listen is None and _maybe_listen(v) and _listening(v):
+            if f.listen is None and _maybe_listen(v) and listening(v):
                 f.listen = v
         if inner and f.net is None and not is_opt and prev_opt and _option_name(prev_opt) in HOST_OPTION_WORDS and (
                 "." in a or a.isalpha()) and not a.startswith(_LOOPBACK):
             f.net = a[:60]
         prev, prev_opt = a, (a if is_opt and "=" not in a else None)
     if not inner and f.secret is not None:
-        f.net = _destination_with_port([a for a in args[:MAX_ARGS] if a and _maybe_net(a)])
+        f.net = destination_with_port([a for a in args[:MAX_ARGS] if a and _maybe_net(a)])
     return f
 
 
-def _decide(r, prog: str, f: Facts, ctx, acc) -> None:
+def decide_unknown(r, prog: str, f: Facts, ctx, acc) -> None:
     """The generic rules' tiers for a program no handler reads."""
     if f.secret is not None:
         if f.net is not None:
@@ -460,7 +418,7 @@ def _decide(r, prog: str, f: Facts, ctx, acc) -> None:
         acc.add(M, "args.upload", f"{prog} is given {_show(f.sent)} and {_show(f.net)}: it may send the file")
 
 
-def _decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:
+def decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:
     """The generic rules that add to a handler's reading: a secret file among the arguments (a read, sent
     when a destination is named too, unless the program is a network sender whose handler decides), a
     system path given to an output-like option, a shell given as an option's value (``--use-askpass=/bin/sh``),
@@ -484,254 +442,25 @@ def _decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:
         acc.add(M, "args.listen", f"{prog} listens on the network ({_show(f.listen)})")
 
 
-def _fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
+def fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
     """Input fed to a program no handler reads: a file sent with a destination named (an upload; a secret
     file HIGH), text read for shells, secrets and destinations (it may be the program's commands)."""
     if stdin is None:
         return
-    if type(stdin) is tuple and stdin[0] == "file":
+    if type(stdin) is FileInput:
         if f is not None and f.net is not None:
-            path = stdin[1]
+            path = stdin.path
             cls = _path_class(r, path, ctx) or r.pclass(path, ctx)
             if _secretish(path, cls, ctx):
                 acc.add(H, "args.secret_send", f"{prog} is fed {_show(path)} (secret) and given {_show(f.net)}: "
                                                f"it may send the secret over the network")
             else:
                 acc.add(M, "args.upload", f"{prog} is fed {_show(path)} and given {_show(f.net)}: it may send it")
-    elif type(stdin) is tuple and stdin[0] in ("heredoc", "lit") and stdin[1].strip():
-        text = stdin[1][:8192]
+    elif type(stdin) is TextInput and stdin.text.strip():
+        text = stdin.text[:8192]
         facts = argument_facts(r, [text], ctx, inner=True)
         if facts.shell is not None or facts.secret is not None or facts.listen is not None:
-            _decide(r, f"{prog} (fed text)", facts, ctx, acc)
-
-
-def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, handled: bool) -> bool:
-    """The knowledge table's entry for ``prog`` applied to its arguments (and to text fed to it). True when
-    ``prog`` is a wrapper whose command was read (nothing more to read). ``handled``: the program's handler
-    read its arguments; it also read the command a wrapper runs (xargs, watch …): not read twice."""
-    if entry.wraps is not None:
-        if handled:
-            return True
-        i, n = 0, len(args)
-        while i < n:
-            a = args[i]
-            if a == "--":
-                i += 1
-                break
-            if a[:1] != "-" or len(a) == 1:
-                break
-            i += 2 if ("=" not in a and entry.takes_value(a)) else 1
-        i += entry.wraps
-        if i < n:
-            r.run_argv(args[i:], [None] * (n - i), ctx, acc, stdin)
-            return True
-        return False  # nothing found to run: the generic rules read the arguments
-    if entry.listens:
-        acc.add(M, "args.listen", f"{prog} is a server: it listens on the network")
-    # a handler read the program's operands, code and input precisely: the table adds what options do besides
-    skip = _HANDLED_SKIP if handled else ()
-    if handled and (prog in COMMAND_READERS or prog in T.SQL_CLIENTS):
-        skip = _HANDLED_SKIP_CODE
-    opts = entry.options
-    pos: list = []
-    inplace = False
-    i, n = 0, min(len(args), MAX_ARGS)
-    while i < n:
-        a = args[i]
-        if a == "--":
-            pos.extend(args[i + 1:n])
-            break
-        kind = None
-        val = None
-        name = a
-        if a[:1] in "-+" and len(a) > 1:
-            if "=" in a and a.split("=", 1)[0] in opts:
-                name, val = a.split("=", 1)
-                kind = opts[name]
-            elif ":" in a and a.split(":", 1)[0] in opts:  # -javaagent:/x.jar
-                name, val = a.split(":", 1)
-                kind = opts[name]
-            elif a in opts:
-                kind = opts[a]
-                if kind not in K.FLAG_KINDS or a in entry.value_opts:
-                    val = args[i + 1] if i + 1 < n else ""
-                    i += 1
-            elif len(a) > 2 and a[1] != "-" and a[:2] in opts and opts[a[:2]] not in K.FLAG_KINDS:
-                name, kind, val = a[:2], opts[a[:2]], a[2:]
-            elif a[1:2] != "-" and a[1:].isalpha():
-                for ch in a[1:]:  # a bundle of flags (-lvnp)
-                    fk = opts.get("-" + ch)
-                    if fk in K.FLAG_KINDS and not fk.startswith(skip):
-                        inplace = inplace or fk == "inplace"
-                        _effect(r, prog, "-" + ch, fk, None, ctx, acc, stdin, entry)
-                if entry.takes_value("-" + a[-1]):
-                    i += 1
-            elif entry.takes_value(a):
-                i += 1
-        else:
-            pos.append(a)
-        if kind is not None and not kind.startswith(skip):
-            inplace = inplace or kind == "inplace"
-            _effect(r, prog, name, kind, val, ctx, acc, stdin, entry)
-        i += 1
-    if inplace:
-        for f in pos[:16]:
-            r.write_path(f, ctx, acc, f"{prog} rewrites")
-    if handled:
-        return False
-    if pos and entry.subcommands:
-        kind = entry.subcommands.get(pos[0])
-        if kind == "command" and len(pos) > 1:
-            r.run_argv(pos[1:], [None] * (len(pos) - 1), ctx, acc, stdin)
-        elif kind == "upload" and len(pos) > 1:
-            acc.add(M, "args.upload", f"{prog} {pos[0]} sends {_show(pos[1])} over the network")
-            r.sends_secret(prog, pos[1], ctx, acc)
-        elif kind is not None and kind.startswith("code:") and len(pos) > 1:
-            _effect(r, prog, pos[0], kind, pos[1], ctx, acc, stdin, entry)
-        elif kind is not None:
-            _effect(r, prog, pos[0], kind, None, ctx, acc, stdin, entry)
-    if entry.operand is not None and pos and not (entry.subcommands and pos[0] in entry.subcommands):
-        _effect(r, prog, "operand", entry.operand, pos[0], ctx, acc, stdin, entry)
-    if entry.input is not None and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
-        read_input(r, prog, entry.input, stdin[1], ctx, acc)
-    return False
-
-
-def read_input(r, prog: str, kind: str, text: str, ctx, acc) -> None:
-    """Text an interactive program reads as its input: code in its language, its own commands (``!CMD`` runs
-    CMD, ``put FILE`` sends FILE) or SQL."""
-    if kind.startswith("code:"):
-        read_code(r, text, kind[5:], ctx, acc)
-    elif kind == "bang":
-        for cmd in _bang_lines(text):
-            acc.add(M, "args.bang", f"{prog} is told to run {_show(cmd)} (!CMD)")
-            r.run_text(cmd, ctx.child(), acc)
-        for f in _put_lines(text):
-            acc.add(M, "args.upload", f"{prog} is told to send {_show(f)} (put)")
-            r.sends_secret(prog, f, ctx, acc)
-    elif kind == "sql":
-        read_code(r, text, "sql", ctx, acc)
-
-
-def _put_lines(text: str) -> list:
-    """Files an interactive file-transfer program is told to send (``put FILE``, ``mput …``, ``send FILE``)."""
-    out = []
-    for line in text.split("\n")[:256]:
-        w = line.split()
-        if len(w) >= 2 and w[0].lower() in ("put", "mput", "send", "append", "reput", "upload"):
-            out.extend(x for x in w[1:3] if x[:1] != "-")
-    return out[:16]
-
-
-#: table kinds not applied to a program whose handler read it (its code, scripts, reads and bang commands)
-_HANDLED_SKIP_CODE = ("code:", "script:", "read", "bang")
-_HANDLED_SKIP = ("script:", "read", "bang")
-
-
-def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None) -> None:
-    """One option's (or operand's) effect, from its kind in the knowledge table."""
-    what = f"{prog} {opt}" if opt != "operand" else prog
-    if kind == "listen":
-        acc.add(M, "args.listen", f"{what} listens on the network")
-        return
-    if kind == "bang":
-        acc.add(M, "args.bang", f"{what} reads commands that can start a shell (!CMD)")
-        return
-    if kind == "attach":
-        acc.add(M, "args.attach", f"{what} attaches to a running process (it can read its memory and secrets)")
-        return
-    if kind == "inplace":
-        return  # (the operands are rewritten: read by the caller)
-    if val is None or val == "":
-        return
-    if kind == "command" or kind == "program":
-        if MARK in val:
-            acc.add(M, "args.command", f"{what} runs a command decided at run time")
-            return
-        acc.add(S, "args.command", f"{what} runs {_show(val)}")  # (its tier: what it runs; a bare shell MEDIUM)
-        r.run_text(val, ctx.child(), acc)
-    elif kind == "code:other" and entry is not None and entry.input == "bang":
-        # a file-transfer or debugger client's own commands (smbclient -c 'ls', lftp -e 'put f'): !CMD runs
-        # CMD, put sends a file; plain commands are what the program is for
-        read_input(r, prog, "bang", val.replace(";", "\n"), ctx, acc)
-    elif kind.startswith("code:"):
-        lang = kind[5:]
-        if lang not in _READ_BY_CONTENT:
-            acc.add(M, "args.inline_code", f"{what} runs inline {lang} code")
-        read_code(r, val, lang, ctx, acc)
-    elif kind.startswith("script:"):
-        key = P.normalize(val, ctx.cwd) if MARK not in val else None
-        if val in ("-", "/dev/stdin") and type(stdin) is tuple and stdin[0] in ("heredoc", "lit"):
-            acc.add(M, "args.script", f"{what} runs {kind[7:]} code from its input")
-            read_code(r, stdin[1], kind[7:], ctx, acc)
-        elif key is not None and key in ctx.written:
-            acc.add(M, "args.script", f"{what} runs {kind[7:]} code written just before")
-            read_code(r, ctx.written[key], kind[7:], ctx, acc)
-        elif key is not None and key in ctx.downloaded:
-            acc.add(H, "shell.download_exec", f"{what} runs the downloaded script {_show(val)}")
-        elif key is None:
-            acc.add(M, "args.script", f"{what} runs a {kind[7:]} script decided at run time")
-        else:
-            acc.add(L, "args.script", f"{what} runs the {kind[7:]} script {_show(val)}")
-    elif kind == "read":
-        r.read_secret_check(what, [val], ctx, acc)
-    elif kind == "write":
-        r.write_path(val, ctx, acc, f"{what} writes")
-    elif kind == "writedir":
-        r.write_path(val.rstrip("/") + "/x" if val != "/" else "/x", ctx, acc, f"{what} writes into")
-    elif kind == "upload":
-        acc.add(M, "args.upload", f"{what} sends {_show(val)} over the network")
-        r.sends_secret(prog, val, ctx, acc)
-    elif kind == "library":
-        acc.add(M, "args.library", f"{what} loads code from {_show(val)}")
-    elif kind == "host":
-        pass  # a destination: counted by the generic rules with what else the command names
-    elif kind == "servedir":
-        cls = r.pclass(val, ctx)
-        if cls in (P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM):
-            acc.add(H, "args.serve_system", f"{what} serves {_show(val)} to the network")
-
-
-#: command languages whose tier is what the commands do (debugger and editor commands, SQL), not "inline code"
-_READ_BY_CONTENT = frozenset(("gdb", "vim", "sql"))
-#: languages :func:`core.policy._pycode.scan_code` reads by name
-_SCANNED_LANGS = frozenset(("python", "perl", "ruby", "node", "php", "lua"))
-
-
-def read_code(r, code: str, lang: str, ctx, acc) -> None:
-    """Read inline ``code`` in ``lang`` (a knowledge-table language) for what it does: shell text as commands,
-    the languages the code scanner knows through it, gdb and ex/vim command lines through their readers, SQL
-    through the SQL rules; in any language, a shell named in it counts (MEDIUM; with a network destination
-    in the same code HIGH: a remote shell)."""
-    from core.policy import _shell  # (the reader's families import this module)
-
-    if not code or MARK in code and len(code) < 2:
-        return
-    code = code[:16384]
-    if lang == "sh":
-        r.run_text(code, ctx.child(), acc)
-        return
-    if lang == "gdb":
-        argv = []
-        for line in code.split("\n")[:64]:
-            if line.strip():
-                argv += ["-ex", line.strip()]
-        _shell.h_gdb(r, "gdb", argv, [None] * len(argv), ctx, acc, None)
-        return
-    if lang == "vim":
-        r.ex_effects("vim", "-c", _shell._ex_effects(code), ctx, acc)
-        return
-    if lang == "sql":
-        tier, rule, reason, _parsed = _shell.classify_sql(code)
-        acc.add(tier, rule, reason)
-        for cmd in _shell.sql_shell_commands(code)[:16]:
-            r.run_text(cmd, ctx.child(), acc)
-        return
-    _shell._scan_code(r, code, ctx, acc, lang if lang in _SCANNED_LANGS else None)
-    # in any language: the shells, secrets, destinations and listening addresses its words name
-    facts = argument_facts(r, [code[:4096]], ctx, inner=True)
-    facts.system = facts.sent = None  # (paths code merely names: the calls it makes are read above)
-    _decide(r, f"{lang} code", facts, ctx, acc)
+            decide_unknown(r, f"{prog} (fed text)", facts, ctx, acc)
 
 
 def served_dir(r, what: str, args: list, ctx, acc) -> None:
@@ -753,53 +482,3 @@ def served_dir(r, what: str, args: list, ctx, acc) -> None:
         acc.add(M, "args.listen", f"{what} listens on the network (a server)")
 
 
-#: what a bare interpreter reads from its input: program -> language (the knowledge table adds more)
-def _input_kind(r, prog: str, words: list) -> str | None:
-    """What ``prog`` started with ``words`` (its options only) reads from its input, or None."""
-    entry = r.programs.get(prog)
-    if entry is not None and entry.input is not None:
-        return entry.input
-    base = "python3" if prog.startswith("python") else prog
-    if base in T.INTERPRETERS and all(w[:1] == "-" for w in words):
-        return "code:" + T.INTERPRETER_LANGS.get(base, "other")
-    return None
-
-
-def read_interactive_input(r, text: str, ctx, acc) -> None:
-    """Lines that follow an interactive program started on a line of its own are its input (tiers.md v3.2,
-    "Interactive shells and interpreters"): read as code in its language, as its own commands (``!CMD`` runs
-    CMD) or as SQL. Shell lines are read as shell anyway (the walker reads every line)."""
-    if "\n" not in text:
-        return
-    lines = text.split("\n")
-    for k, line in enumerate(lines[:-1]):
-        if len(line) > 160:
-            continue  # (a program started on a line of its own with a few options: a short line)
-        words = line.split()
-        if not words or len(words) > 8:
-            continue
-        if words[0] in T.WRAPPERS and len(words) > 1:
-            words = words[1:]
-        prog = words[0].rsplit("/", 1)[-1]
-        kind = _input_kind(r, prog, words[1:])
-        if kind is None:
-            continue
-        read_input(r, prog, kind, "\n".join(lines[k + 1:k + 257]), ctx, acc)
-        return
-
-
-def _bang_lines(text: str) -> list:
-    """Commands typed into an interactive program as ``!CMD`` (ftp, gdb, less, man, mail …), ``:!CMD`` (vi),
-    ``\\!CMD`` (psql), ``.shell CMD``/``.system CMD`` (sqlite3), ``system CMD`` (mysql), ``shell CMD`` (gdb)."""
-    out = []
-    for line in text.split("\n")[:256]:
-        s = line.strip()
-        for prefix in ("!", ":!", "\\!", ":shell ", ".shell ", ".system ", "system ", "shell ", "~!", ":sh"):
-            if s.startswith(prefix) and len(s) > len(prefix):
-                cmd = s[len(prefix):].strip() or "sh"
-                out.append(cmd)
-                break
-        else:
-            if s in (":shell", ":sh", "!", "shell", "~!"):
-                out.append("sh")
-    return out[:32]

@@ -9,37 +9,35 @@ It never raises and never backtracks: every character is looked at a bounded num
 nesting deeper than :data:`MAX_DEPTH` is skipped (and flagged as damage) instead of recursed into.
 Text it cannot read as a shell would (unbalanced quotes, stray parentheses, too deep nesting) sets
 ``Parser.damaged``; callers then also read the text loosely so nothing passes by failing.
+
+The parser proper (lists, pipelines, commands, compound commands, redirects, heredocs) is here; reading one word
+is :mod:`.words`, the node types and the budget are :mod:`.nodes`. To read a new construct, add its branch to
+:meth:`Parser.command` (the plain-command fast paths at its top must stay first) and, if it needs a node of its
+own, define the node in :mod:`.nodes`.
 """
 
 from __future__ import annotations
 
 import re
 
-MAX_DEPTH = 12
-#: units of work (commands and words read) one classification may spend in the parsers, shared by every
-#: parser of that classification (nested scripts included); text past it is left for the overflow scan
-WORK_UNITS = 300
+from core.policy.shell.syntax.nodes import (
+    LIT,
+    LOOP_END,
+    LOOP_HEAD,
+    MAX_DEPTH,
+    VAR,
+    Budget,
+    ForLoop,
+    FuncDef,
+    Group,
+    Redirect,
+    Simple,
+    Word,
+    new_budget,
+)
+from core.policy.shell.syntax.words import WordReader
 
-
-def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> list:
-    """A shared work budget: ``[simple commands left, texts left unread, parser units left, nesting]``."""
-    return [nodes, [], units, 0]
-
-_WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
-_TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
-#: a run of a word read in one go: characters the word loop takes as they are (in ``[[ ]]`` also ``&|()<>``),
-#: whole '…' strings and whole "…" strings without ``\ $ ``` (possessive: nothing to backtrack, less work)
-_QW = r"[^ \t\n\r\f\v'\"\\$`;&|()<>]"
-_QT = r"[^ \t\n\r\f\v'\"\\$`;]"
-_QS = r"(?:'[^']*'|\"[^\"\\$`]*\")"
-_QUOTED_RUN = re.compile(rf"{_QW}*+(?:{_QS}{_QW}*+)*+")
-_QUOTED_TEST_RUN = re.compile(rf"{_QT}*+(?:{_QS}{_QT}*+)*+")
-#: the pieces of such a run: one of the groups holds each piece's text without its quotes
-_ESCAPES = re.compile(r"(?:\\[\s\S])++")
-_QPIECES = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
-_DQ_RUN = re.compile(r'[^"\\$`]+')
-_VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\+?=")
 _DIGITS = re.compile(r"[0-9]+")
 #: whitespace as ``\s`` and ``str.split()`` see it, but for blanks and tabs (test_policy_budget checks the list)
@@ -67,113 +65,18 @@ _PLAIN_END = frozenset(";&|\n)")
 _SKIP_WORDS = frozenset(("if", "then", "elif", "else", "do", "while", "until", "!", "fi", "done", "esac"))
 _SPECIAL_FIRST = frozenset(("{", "}", "for", "select", "case", "function", "[[", "((", "in"))
 
-#: ``Simple.loop`` marks
-LOOP_HEAD = 1
-LOOP_END = 2
-
-# Word parts
-LIT = 0  # (LIT, text)
-VAR = 1  # (VAR, name, quoted)
-SUB = 2  # (SUB, script, quoted)
-
-
-
 #: Redirection operators, longest spelling first (the first that matches wins); ``>|`` (clobber) is
 #: a ``>`` write. The caller has seen ``<`` or ``>`` (or ``&>``) at the position, so one always matches.
 _REDIRECT_SPELLINGS = ("&>>", "&>", "<<<", "<<-", "<<", ">>", ">&", "<&", ">|", "<>", ">", "<")
 _REDIRECT_OPS = {">|": ">"}
 
-class Word:
-    """One shell word: ``parts`` are literal text, variable references and substitutions."""
 
-    __slots__ = ("parts", "lit", "quoted")
-
-    def __init__(self, parts: list, quoted: bool):
-        self.parts = parts
-        self.quoted = quoted
-        if len(parts) == 1 and parts[0][0] == LIT:
-            self.lit = parts[0][1]
-        elif not parts:
-            self.lit = ""
-        else:
-            self.lit = None
-
-    def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"Word({self.parts!r})"
-
-
-class Redirect:
-    """A redirect: ``op`` is one of ``> >> >| &> &>> < <> << <<- <<< >& <&``."""
-
-    __slots__ = ("op", "fd", "target", "body", "delim", "dash", "subs")
-
-    def __init__(self, op: str, fd: str | None, target: Word | None):
-        self.op = op
-        self.fd = fd
-        self.target = target
-        self.body: str | None = None
-        self.delim = ""
-        self.dash = False
-        self.subs: list = []
-
-
-class Simple:
-    """A simple command: prefix assignments, words and redirects; ``start``/``end`` index the text.
-
-    ``loop`` marks the ends of ``while``/``until``/``for`` loops: :data:`LOOP_HEAD` on the first command after
-    ``while``/``until``, :data:`LOOP_END` on ``done`` (a command without words, holding the loop's redirects:
-    ``done < file`` feeds the whole loop)."""
-
-    __slots__ = ("assigns", "words", "redirs", "start", "end", "test", "plain", "loop")
-
-    def __init__(self, assigns, words, redirs, start, end, test=False, plain=False, loop=0):
-        self.assigns = assigns
-        self.words = words
-        self.redirs = redirs
-        self.start = start
-        self.end = end
-        self.test = test
-        self.plain = plain
-        self.loop = loop
-
-
-class Group:
-    """``( list )`` (``subshell`` True) or ``{ list; }``."""
-
-    __slots__ = ("body", "redirs", "subshell")
-
-    def __init__(self, body, redirs, subshell):
-        self.body = body
-        self.redirs = redirs
-        self.subshell = subshell
-
-
-class FuncDef:
-    """``name() body``."""
-
-    __slots__ = ("name", "body")
-
-    def __init__(self, name, body):
-        self.name = name
-        self.body = body
-
-
-class ForLoop:
-    """``for var in words`` (the body follows as ordinary commands)."""
-
-    __slots__ = ("var", "words")
-
-    def __init__(self, var, words):
-        self.var = var
-        self.words = words
-
-
-class Parser:
+class Parser(WordReader):
     """Reads one text; :meth:`parse` returns a script: a list of ``(node, op)`` pairs."""
 
     __slots__ = ("s", "n", "i", "depth", "damaged", "pending", "case_depth", "work", "cut")
 
-    def __init__(self, s: str, depth: int = 0, work: list | None = None):
+    def __init__(self, s: str, depth: int = 0, work: Budget | None = None):
         self.s = s
         self.n = len(s)
         self.i = 0
@@ -181,7 +84,7 @@ class Parser:
         self.damaged = False
         self.pending: list[Redirect] = []
         self.case_depth = 0
-        #: the shared budget (see :func:`new_budget`); index 2 counts units, index 1 collects unread text
+        #: the shared budget (:class:`Budget`): ``units`` counts down, ``unread`` collects unread text
         self.work = work if work is not None else new_budget()
         #: where reading stopped when the budget ran out (None: read to the end)
         self.cut: int | None = None
@@ -192,7 +95,7 @@ class Parser:
         if self.cut is None:
             self.cut = self.i
             if self.i < self.n:
-                self.work[1].append(head + self.s[self.i:])
+                self.work.unread.append(head + self.s[self.i:])
         self.i = self.n
         self.pending = []
 
@@ -205,12 +108,13 @@ class Parser:
         return out
 
     def parse_list(self, end: str | None) -> list:
+        """A list of commands up to ``end`` (``)``, ``}`` or the end of the text): ``[(node, op)]``."""
         s, n = self.s, self.n
         items: list = []
         work = self.work
         while True:
-            work[2] -= 1
-            if work[2] < 0:
+            work.units -= 1
+            if work.units < 0:
                 self._stop()
                 return items
             m = _SPACES.match(s, self.i)
@@ -329,6 +233,8 @@ class Parser:
 
     # ---------------------------------------------------------------- commands
     def command(self, end: str | None):
+        """One command at ``self.i``: a simple command (plain words take the fast paths), a group, a function
+        definition, a ``for``, ``case`` or ``[[ ]]``; None when there is none."""
         s, n = self.s, self.n
         start = self.i
         c0 = s[start] if start < n else ""
@@ -348,7 +254,7 @@ class Parser:
                     for rm in _ONE_REDIR.finditer(r.group(2)):
                         op = rm.group(2)
                         redirs.append(Redirect(op, rm.group(1) or None, Word([(LIT, rm.group(3))], False)))
-                    self.work[2] -= 1
+                    self.work.units -= 1
                     self.i = r.end()
                     return Simple([], [Word([(LIT, w)], False) for w in ws], redirs, start, self.i)
         if m is not None:
@@ -357,12 +263,12 @@ class Parser:
             if first not in _SKIP_WORDS and first not in _SPECIAL_FIRST and "=" not in first:
                 work = self.work
                 if len(ws) > 8:
-                    work[2] -= len(ws) // 4
-                    if work[2] < 0 and len(ws) > 64:
+                    work.units -= len(ws) // 4
+                    if work.units < 0 and len(ws) > 64:
                         # read the program and its first arguments; leave the rest to the overflow scan
                         keep = ws[:64]
                         self.i = m
-                        self.work[1].append(" ".join(ws[:8]) + " " + " ".join(ws[64:]))
+                        self.work.unread.append(" ".join(ws[:8]) + " " + " ".join(ws[64:]))
                         return Simple([], [Word([(LIT, w)], False) for w in keep], [], start, self.i, plain=True)
                 self.i = m
                 return Simple([], [Word([(LIT, w)], False) for w in ws], [], start, self.i, plain=True)
@@ -378,8 +284,8 @@ class Parser:
             i = self.i
             if i >= n:
                 break
-            work[2] -= 1
-            if work[2] < 0:
+            work.units -= 1
+            if work.units < 0:
                 self._stop(" ".join(w.lit if w.lit is not None else "$?" for w in words[:8]) + " " if words else "")
                 break
             c = s[i]
@@ -564,8 +470,8 @@ class Parser:
             i = self.i
             if i >= n or s[i] in "\n;&|()<>":
                 break
-            self.work[2] -= 1
-            if self.work[2] < 0:
+            self.work.units -= 1
+            if self.work.units < 0:
                 self._stop(f"for {var} in ")
                 break
             start = i
@@ -611,8 +517,8 @@ class Parser:
             i = self.i
             if i >= n or s[i] in "\n;":
                 break
-            self.work[2] -= 1
-            if self.work[2] < 0:
+            self.work.units -= 1
+            if self.work.units < 0:
                 self._stop()
                 break
             w = self.word(test=True)
@@ -647,387 +553,7 @@ class Parser:
             r.subs = None if target.quoted else []
             self.pending.append(r)
 
-    def _read_heredocs(self) -> None:
-        s, n = self.s, self.n
-        pending, self.pending = self.pending, []
-        for r in pending:
-            b = self.i
-            delim = r.delim
-            if r.dash:
-                pos = b
-                body_end = n
-                nxt = n
-                while pos < n:
-                    nl = s.find("\n", pos)
-                    if nl < 0:
-                        nl = n
-                    if s[pos:nl].lstrip("\t") == delim:
-                        body_end, nxt = pos, min(nl + 1, n)
-                        break
-                    pos = nl + 1
-                else:
-                    self.damaged = True
-            elif s.startswith(delim + "\n", b) or s[b:] == delim:
-                body_end, nxt = b, min(b + len(delim) + 1, n)
-            else:
-                k = s.find("\n" + delim + "\n", b - 1 if b else 0)
-                if k >= 0:
-                    body_end, nxt = k + 1, k + len(delim) + 2
-                elif s.endswith("\n" + delim) and n - len(delim) - 1 >= b - 1:
-                    body_end, nxt = n - len(delim), n
-                else:
-                    body_end, nxt = n, n
-            r.body = s[b:body_end]
-            self.i = nxt
-            if r.subs is not None and ("$(" in r.body or "`" in r.body) and self.depth < MAX_DEPTH:
-                sub = Parser(r.body, self.depth + 1, self.work)
-                parts: list = []
-                sub._dquote_body(parts)
-                r.subs = [p[1] for p in parts if p[0] == SUB]
-                self.damaged = self.damaged or sub.damaged
-
     # ------------------------------------------------------------------- words
-    def word(self, test: bool = False) -> Word:
-        s, n = self.s, self.n
-        i = self.i
-        parts: list = []
-        buf: list = []
-        quoted = False
-        run = _TEST_RUN if test else _WORD_RUN
-        qrun = _QUOTED_TEST_RUN if test else _QUOTED_RUN
-        while i < n:
-            c = s[i]
-            if c in " \t\n\r\f\v":
-                break
-            if c in ";&|()<>":
-                if test and c not in ";":
-                    buf.append(c)
-                    i += 1
-                    continue
-                if (c == "<" or c == ">") and i + 1 < n and s[i + 1] == "(":
-                    # process substitution, also inside a word as bash reads it (``--file=<(cmd)``)
-                    if buf:
-                        parts.append((LIT, "".join(buf)))
-                        buf = []
-                    self.i = i + 2
-                    sub = self._subscript()
-                    parts.append((SUB, sub, False, "proc"))  # process substitution: a file name
-                    i = self.i
-                    continue
-                break
-            if c == "\\":
-                if i + 1 < n:
-                    # a run of backslash pairs at once: each stands for its second character; a backslash
-                    # and a new line is a line continuation (nothing)
-                    e = _ESCAPES.match(s, i).end()
-                    lit = s[i + 1:e:2]
-                    if "\n" in lit:
-                        lit = lit.replace("\n", "")
-                    if lit:
-                        buf.append(lit)
-                        quoted = True
-                    i = e
-                    continue
-                self.damaged = True
-                i += 1
-                continue
-            if c != "$" and c != "`":
-                m = qrun.match(s, i)
-                e = m.end()
-                if e > i:
-                    # plain characters and whole quoted strings without expansions (hostile runs of quotes)
-                    t = s[i:e]
-                    if "'" in t or '"' in t:
-                        if '"' not in t:
-                            lit = t.replace("'", "")
-                        elif "'" not in t:
-                            lit = t.replace('"', "")
-                        else:
-                            lit = "".join(map("".join, _QPIECES.findall(t)))
-                        # "" adds no part after an expansion, where '' does (as the quote branches below)
-                        if lit or not parts or "'" in t:
-                            buf.append(lit)
-                        quoted = True
-                    else:
-                        buf.append(t)
-                    i = e
-                    continue
-            if c == "'":
-                j = s.find("'", i + 1)
-                if j < 0:
-                    self.damaged = True
-                    buf.append(s[i + 1:])
-                    i = n
-                    quoted = True
-                    break
-                buf.append(s[i + 1:j])
-                quoted = True
-                i = j + 1
-                continue
-            if c == '"':
-                self.i = i + 1
-                if buf:
-                    parts.append((LIT, "".join(buf)))
-                    buf = []
-                self._dquote(parts)
-                quoted = True
-                i = self.i
-                continue
-            if c == "$":
-                if buf:
-                    parts.append((LIT, "".join(buf)))
-                    buf = []
-                self.i = i
-                q = self._dollar(parts, False)
-                quoted = quoted or q
-                i = self.i
-                continue
-            if c == "`":
-                if buf:
-                    parts.append((LIT, "".join(buf)))
-                    buf = []
-                self.i = i
-                self._backtick(parts, False)
-                i = self.i
-                continue
-            m = run.match(s, i)
-            if m is None:  # pragma: no cover - defensive
-                buf.append(c)
-                i += 1
-                continue
-            buf.append(m.group())
-            i = m.end()
-        self.i = i
-        if buf:
-            parts.append((LIT, "".join(buf)))
-        # merge adjacent literal parts
-        if len(parts) > 1:
-            merged: list = []
-            for p in parts:
-                if p[0] == LIT and merged and merged[-1][0] == LIT:
-                    merged[-1] = (LIT, merged[-1][1] + p[1])
-                else:
-                    merged.append(p)
-            parts = merged
-        return Word(parts, quoted)
-
-    def _dquote(self, parts: list) -> None:
-        """Read up to the closing double quote (self.i is just after the opening one)."""
-        s, n = self.s, self.n
-        i = self.i
-        buf: list = []
-        while i < n:
-            c = s[i]
-            if c == '"':
-                i += 1
-                break
-            if c == "\\":
-                if i + 1 < n:
-                    d = s[i + 1]
-                    if d == "\n":
-                        i += 2
-                        continue
-                    if d in '$`"\\':
-                        buf.append(d)
-                    else:
-                        buf.append("\\" + d)
-                    i += 2
-                    continue
-                buf.append("\\")
-                i += 1
-                continue
-            if c == "$":
-                if buf:
-                    parts.append((LIT, "".join(buf)))
-                    buf = []
-                self.i = i
-                self._dollar(parts, True)
-                i = self.i
-                continue
-            if c == "`":
-                if buf:
-                    parts.append((LIT, "".join(buf)))
-                    buf = []
-                self.i = i
-                self._backtick(parts, True)
-                i = self.i
-                continue
-            m = _DQ_RUN.match(s, i)
-            buf.append(m.group())
-            i = m.end()
-        else:
-            self.damaged = True
-        self.i = i
-        if buf:
-            parts.append((LIT, "".join(buf)))
-        elif not parts:
-            parts.append((LIT, ""))
-
-    def _dquote_body(self, parts: list) -> None:
-        """Read the whole text as the inside of double quotes (unquoted heredoc bodies)."""
-        s, n = self.s, self.n
-        i = 0
-        while i < n:
-            c = s[i]
-            if c == "$":
-                self.i = i
-                self._dollar(parts, True)
-                i = self.i
-            elif c == "`":
-                self.i = i
-                self._backtick(parts, True)
-                i = self.i
-            elif c == "\\":
-                i += 2
-            else:
-                j1 = s.find("$", i)
-                j2 = s.find("`", i)
-                j3 = s.find("\\", i)
-                cands = [j for j in (j1, j2, j3) if j >= 0]
-                i = min(cands) if cands else n
-
-    def _subscript(self) -> list:
-        """Parse a substitution body after its opening ``(``; returns its script."""
-        if self.depth >= MAX_DEPTH:
-            self.damaged = True
-            self._skip_parens(self.i - 1)
-            return []
-        self.depth += 1
-        saved_case = self.case_depth
-        self.case_depth = 0
-        body = self.parse_list(")")
-        self.case_depth = saved_case
-        self.depth -= 1
-        return body
-
-    def _dollar(self, parts: list, quoted: bool) -> bool:
-        s, n = self.s, self.n
-        i = self.i
-        self.work[2] -= 1
-        if self.work[2] < 0:
-            self._stop()
-            return False
-        nxt = s[i + 1] if i + 1 < n else ""
-        if nxt == "(":
-            if i + 2 < n and s[i + 2] == "(":
-                self._skip_parens(i + 1)
-                parts.append((VAR, "?", quoted))
-                return False
-            self.i = i + 2
-            parts.append((SUB, self._subscript(), quoted))
-            return False
-        if nxt == "{":
-            j = s.find("}", i + 2)
-            if j < 0:
-                self.damaged = True
-                m = _VARNAME.match(s, i + 2)
-                self.i = m.end() if m else n
-                parts.append((VAR, m.group() if m else "?", quoted))
-                return False
-            inner = s[i + 2:j]
-            m = _VARNAME.match(inner)
-            default = None
-            if m and (m.end() == len(inner) or inner[m.end()] in ":-=+?"):
-                name = m.group()
-                op = inner[m.end():m.end() + 2]
-                if op in (":-", ":=") or op[:1] in ("-", "="):
-                    # ${X:-word}: when X is unknown, word is what runs (a literal default only)
-                    d = inner[m.end() + (2 if op[:1] == ":" else 1):]
-                    if "$" not in d and "`" not in d and "\\" not in d:
-                        default = d.replace("'", "").replace('"', "")
-            elif m and inner[m.end():m.end() + 1] == "[" and inner.endswith("]"):
-                name = m.group()  # ${X[@]}, ${X[0]}: the array's words (split, fail closed)
-                quoted = False
-            elif inner[:1].isdigit() and inner.isdigit():
-                name = inner
-            else:
-                name = "?"
-            parts.append((VAR, name, quoted) if default is None else (VAR, name, quoted, default))
-            self.i = j + 1
-            return False
-        if nxt == "'" and not quoted:
-            # $'…' ends at the first quote that is not part of an escape (no escape holds a quote but \')
-            j = _ANSI_BODY.match(s, i + 2).end()
-            if j < n and s[j] == "\\":
-                j = n  # a backslash at the very end: read as itself
-            if j >= n:
-                self.damaged = True
-            parts.append((LIT, _ansi_decode(s[i + 2:j])))
-            self.i = min(j + 1, n)
-            return True
-        if nxt == '"' and not quoted:
-            self.i = i + 2
-            self._dquote(parts)
-            return True
-        m = _VARNAME.match(s, i + 1)
-        if m:
-            parts.append((VAR, m.group(), quoted))
-            self.i = m.end()
-            return False
-        if nxt and (nxt.isdigit() or nxt in "@*#?$!-"):
-            parts.append((VAR, nxt, quoted))
-            self.i = i + 2
-            return False
-        parts.append((LIT, "$"))
-        self.i = i + 1
-        return False
-
-    def _backtick(self, parts: list, quoted: bool) -> None:
-        s, n = self.s, self.n
-        i = self.i
-        self.work[2] -= 1
-        if self.work[2] < 0:
-            self._stop()
-            return
-        j = i + 1
-        while True:
-            k = s.find("`", j)
-            if k < 0:
-                self.damaged = True
-                k = n
-                break
-            b = k - 1
-            while b > i and s[b] == "\\":
-                b -= 1
-            if (k - 1 - b) % 2 == 0:
-                break
-            j = k + 1
-        inner = s[i + 1:k]
-        self.i = min(k + 1, n)
-        if not inner.strip():
-            parts.append((VAR, "?", quoted))
-            return
-        if "\\" in inner:
-            inner = inner.replace("\\`", "`").replace("\\$", "$").replace("\\\\", "\\")
-        if self.depth >= MAX_DEPTH:
-            self.damaged = True
-            parts.append((VAR, "?", quoted))
-            return
-        sub = Parser(inner, self.depth + 1, self.work)
-        script = sub.parse()
-        self.damaged = self.damaged or sub.damaged
-        parts.append((SUB, script, quoted))
-
-    def _skip_parens(self, i: int) -> None:
-        """Skip from an opening parenthesis at ``i`` to its match (a flat count, done with C-level searches)."""
-        s, n = self.s, self.n
-        depth = 0
-        pos = i
-        while True:
-            j = s.find(")", pos)
-            if j < 0:
-                break
-            depth += s.count("(", pos, j)
-            k = j
-            while k < n and s[k] == ")" and k - j < depth:
-                k += 1
-            depth -= k - j
-            if depth <= 0:
-                self.i = k
-                return
-            pos = k
-        self.damaged = True
-        self.i = n
 
 
 def _copies_end(s: str, unit: str, k: int) -> int:
@@ -1043,81 +569,6 @@ def _copies_end(s: str, unit: str, k: int) -> int:
         if s.startswith(unit * cnt, k):
             k += ln * cnt
     return k
-
-
-_ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v",
-        "\\": "\\", "'": "'", '"': '"', "?": "?"}
-
-
-def _ansi_escape(s: str, j: int, buf: list) -> int:
-    """Decode one backslash escape of ``$'…'`` at ``s[j]``; returns the next index."""
-    d = s[j + 1]
-    if d in _ESC:
-        buf.append(_ESC[d])
-        return j + 2
-    if d == "x":
-        hx = ""
-        k = j + 2
-        while k < len(s) and len(hx) < 2 and s[k] in "0123456789abcdefABCDEF":
-            hx += s[k]
-            k += 1
-        buf.append(chr(int(hx, 16)) if hx else "\\x")
-        return k
-    if d in "01234567":
-        oc = ""
-        k = j + 1
-        while k < len(s) and len(oc) < 3 and s[k] in "01234567":
-            oc += s[k]
-            k += 1
-        buf.append(chr(int(oc, 8)))
-        return k
-    if d in "uU":
-        hx = ""
-        k = j + 2
-        lim = 4 if d == "u" else 8
-        while k < len(s) and len(hx) < lim and s[k] in "0123456789abcdefABCDEF":
-            hx += s[k]
-            k += 1
-        try:
-            buf.append(chr(int(hx, 16)) if hx else "\\" + d)
-        except (ValueError, OverflowError):
-            buf.append("?")
-        return k
-    buf.append("\\" + d)
-    return j + 2
-
-
-#: the body of $'…': plain runs and backslash pairs (unrolled: one pass in the regex engine)
-_ANSI_BODY = re.compile(r"[^'\\]*+(?:\\[\s\S][^'\\]*+)*+")
-#: one escape of $'…' as _ansi_escape reads it (what follows the backslash)
-_ANSI_ESC = re.compile(r"\\(x[0-9a-fA-F]{0,2}|[0-7]{1,3}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|[\s\S])")
-
-
-def _decode_one(code: str) -> str:
-    buf: list = []
-    _ansi_escape("\\" + code, 0, buf)
-    return buf[0]
-
-
-#: the escapes of $'…' decoded ahead: single letters, \xH, \xHH and octal (\u and the rest: _decode_one)
-_ANSI_TABLE = {code: _decode_one(code) for code in (
-    *_ESC, "x", *(f"x{a}" for a in "0123456789abcdefABCDEF"),
-    *(f"x{a}{b}" for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF"),
-    *(f"{a}" for a in "01234567"), *(f"{a}{b}" for a in "01234567" for b in "01234567"),
-    *(f"{a}{b}{c}" for a in "01234567" for b in "01234567" for c in "01234567"))}
-
-
-def _ansi_decode(body: str) -> str:
-    """The text of ``$'body'`` with its backslash escapes decoded (as :func:`_ansi_escape` does one by one)."""
-    if "\\" not in body:
-        return body
-    pieces = _ANSI_ESC.split(body)  # literal, escape, literal, …, literal
-    codes = pieces[1::2]
-    dec = list(map(_ANSI_TABLE.get, codes))
-    if None in dec:
-        dec = [d if d is not None else _decode_one(c) for d, c in zip(dec, codes, strict=True)]
-    pieces[1::2] = dec
-    return "".join(pieces)
 
 
 _KEYWORDS = ("for", "select", "case", "function", "in", "if", "then", "elif", "else", "do", "while", "until", "fi",

@@ -1,0 +1,384 @@
+"""The knowledge table's reading (``core/policy/data/programs.toml``, loaded by :mod:`core.policy._knowledge`)
+and the entry point of the argument rules: :func:`read_arguments`, called by the dispatcher for every simple
+command after the program's own handler.
+
+For a program the table lists: options whose value is a command, code, a script, a file read, written or
+sent, a library, a directory served; flags that make it listen, attach to a process or rewrite its operands;
+subcommands that run a command, listen or upload; wrappers that run their operands; servers; and what an
+interactive program reads from its input (code, its own commands where ``!CMD`` runs CMD, SQL) when text is
+fed to it or follows it on the next lines (:func:`read_interactive_input`). Then the generic rules of
+:mod:`core.policy.shell.effects.arguments` read what the arguments name.
+
+To teach signoff a program, add its entry to the data file (its header documents every key); operators do the
+same under ``policy.programs`` in the config.
+"""
+
+from __future__ import annotations
+
+from core.policy import _knowledge as K
+from core.policy import _paths as P
+from core.policy import tables as T
+from core.policy._sql import classify_sql, sql_shell_commands
+from core.policy.shell.common import show as _show
+from core.policy.shell.effects.arguments import (
+    COMMAND_READERS,
+    MAX_ARGS,
+    PRIVILEGE_CAPS,
+    argument_facts,
+    decide_handled,
+    decide_unknown,
+    fed,
+    listening,
+    read_only_secrets,
+)
+from core.policy.shell.effects.options import ex_line_effects
+from core.policy.shell.state import MARK, SECRET, TextInput, is_downloaded
+from core.tiers import Tier
+
+S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+#: how the dispatcher knows a program
+UNKNOWN, READ_ONLY, HANDLED = 0, 1, 2
+
+
+def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known: int) -> None:
+    """Apply the knowledge table and the generic argument rules to one expanded simple command.
+
+    ``args`` are the expanded arguments after the program name; ``known`` says how the dispatcher knows the
+    program (UNKNOWN: no handler and not read-only; READ_ONLY; HANDLED: a handler read it). Raises tiers on
+    ``acc`` only; never raises.
+    """
+    entry = r.programs.get(prog)
+    if entry is not None:
+        if _read_entry(r, prog, entry, args, ctx, acc, stdin, known == HANDLED):
+            return  # a wrapper: the command it runs was read
+    if known == READ_ONLY:
+        if args:
+            read_only_secrets(r, prog, args, ctx, acc)
+        return
+    if known == UNKNOWN:
+        if args:
+            f = argument_facts(r, args, ctx, inner=True)
+            decide_unknown(r, prog, f, ctx, acc)
+            if f.net is not None and any(m is not None and m[0] is SECRET for m in metas[:MAX_ARGS]):
+                acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
+                                               f"them over the network")
+            if PRIVILEGE_CAPS.search(" ".join(args[:MAX_ARGS])):
+                acc.add(H, "args.capabilities", f"{prog} grants root-like capabilities (a privilege escalation)")
+        else:
+            f = None
+        fed(r, prog, f, stdin, ctx, acc)
+    elif args and prog not in COMMAND_READERS:
+        decide_handled(r, prog, argument_facts(r, args, ctx, inner=False), ctx, acc)
+    elif args and prog not in T.NETWORK_SENDERS:
+        for a in args[:MAX_ARGS]:  # a server started by an interpreter or runner (`node app.js --host 0.0.0.0`)
+            if a and (a[:1] == "0" or "0.0.0.0" in a or "::" in a) and listening(a):
+                acc.add(M, "args.listen", f"{prog} listens on the network ({_show(a)})")
+                break
+
+
+
+def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, handled: bool) -> bool:
+    """The knowledge table's entry for ``prog`` applied to its arguments (and to text fed to it). True when
+    nothing more is to be read (a wrapper whose command was read, an interactive program started bare).
+    ``handled``: the program's handler read its arguments (and the command a wrapper runs: xargs, watch …)."""
+    if handled and entry.wraps is not None:
+        read_options(r, prog, entry, args, ctx, acc, stdin, _HANDLED_SKIP_CODE)
+        return True
+    if entry.wraps is not None:
+        pos, i = read_options(r, prog, entry, args, ctx, acc, stdin, (), wrapper=True)
+        i += entry.wraps
+        if i < len(args):
+            r.run_argv(args[i:], [None] * (len(args) - i), ctx, acc, stdin)
+            return True
+        if entry.input == "shell" and stdin is None:
+            acc.add(M, "shell.interactive", f"{prog} starts an interactive shell: it runs whatever it is fed later")
+            return True
+        return False  # nothing found to run: the generic rules read the arguments
+    if entry.listens:
+        acc.add(M, "args.listen", f"{prog} is a server: it listens on the network")
+    # a handler read the program's operands, code and input precisely: the table adds what options do besides
+    skip = _HANDLED_SKIP if handled else ()
+    if handled and (prog in COMMAND_READERS or prog in T.SQL_CLIENTS):
+        skip = _HANDLED_SKIP_CODE
+    pos, _ = read_options(r, prog, entry, args, ctx, acc, stdin, skip)
+    if pos and entry.subcommands:
+        kind = entry.subcommands.get(pos[0])
+        if kind == "command" and len(pos) > 1:
+            r.run_argv(pos[1:], [None] * (len(pos) - 1), ctx, acc, stdin)  # (uv run CMD, cabal exec CMD …)
+        elif handled:
+            pass
+        elif kind == "upload" and len(pos) > 1:
+            acc.add(M, "args.upload", f"{prog} {pos[0]} sends {_show(pos[1])} over the network")
+            r.sends_secret(prog, pos[1], ctx, acc)
+        elif kind is not None and kind.startswith("code:") and len(pos) > 1:
+            _effect(r, prog, pos[0], kind, pos[1], ctx, acc, stdin, entry)
+        elif kind is not None:
+            _effect(r, prog, pos[0], kind, None, ctx, acc, stdin, entry)
+    if handled:
+        return False
+    if entry.operand is not None and pos and not (entry.subcommands and pos[0] in entry.subcommands):
+        _effect(r, prog, "operand", entry.operand, pos[0], ctx, acc, stdin, entry)
+    if entry.input is not None:
+        if type(stdin) is TextInput:
+            read_input(r, prog, entry.input, stdin.text, ctx, acc)
+        elif stdin is None and not pos and (entry.input == "shell" or entry.input.startswith("code:")):
+            acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")
+            return True
+    return False
+
+
+def read_wrapper_options(r, prog: str, entry: K.Program, args: list, ctx, acc) -> None:
+    """A wrapper the dispatcher looks through (sudo, strace, nice …): what its own options do (``strace -o FILE``
+    writes FILE, ``flock -c CMD`` runs CMD, ``fakeroot --lib LIB`` loads LIB)."""
+    read_options(r, prog, entry, args, ctx, acc, None, _HANDLED_SKIP_CODE, wrapper=True)
+
+
+def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, skip: tuple,
+                 wrapper: bool = False) -> tuple[list, int]:
+    """Apply the effects of ``entry``'s options found in ``args`` (kinds starting with one of ``skip`` are left
+    to the program's handler); returns the operands and, with ``wrapper``, stops at the first operand and
+    returns its index (where the command it runs starts)."""
+    opts = entry.options
+    pos: list = []
+    inplace = False
+    i, n = 0, min(len(args), MAX_ARGS)
+    while i < n:
+        a = args[i]
+        if a == "--":
+            if wrapper:
+                return pos, i + 1
+            pos.extend(args[i + 1:n])
+            break
+        kind = None
+        val = None
+        name = a
+        if a[:1] in "-+" and len(a) > 1:
+            if "=" in a and a.split("=", 1)[0] in opts:
+                name, val = a.split("=", 1)
+                kind = opts[name]
+            elif ":" in a and a.split(":", 1)[0] in opts:  # -javaagent:/x.jar
+                name, val = a.split(":", 1)
+                kind = opts[name]
+            elif a in opts:
+                kind = opts[a]
+                if kind not in K.FLAG_KINDS or a in entry.value_opts:
+                    val = args[i + 1] if i + 1 < n else ""
+                    i += 1
+            elif len(a) > 2 and a[1] != "-" and a[:2] in opts and opts[a[:2]] not in K.FLAG_KINDS:
+                name, kind, val = a[:2], opts[a[:2]], a[2:]
+            elif a[1:2] != "-" and a[1:].isalpha():
+                for ch in a[1:]:  # a bundle of flags (-lvnp)
+                    fk = opts.get("-" + ch)
+                    if fk in K.FLAG_KINDS and not fk.startswith(skip):
+                        inplace = inplace or fk == "inplace"
+                        _effect(r, prog, "-" + ch, fk, None, ctx, acc, stdin, entry)
+                if entry.takes_value("-" + a[-1]):
+                    i += 1
+            elif entry.takes_value(a):
+                i += 1
+        elif wrapper:
+            return pos, i
+        else:
+            pos.append(a)
+        if kind is not None and not (skip and kind.startswith(skip)):
+            inplace = inplace or kind == "inplace"
+            _effect(r, prog, name, kind, val, ctx, acc, stdin, entry, handled=bool(skip))
+        i += 1
+    if inplace:
+        for f in pos[:16]:
+            r.write_path(f, ctx, acc, f"{prog} rewrites")
+    return pos, n
+
+
+def read_input(r, prog: str, kind: str, text: str, ctx, acc) -> None:
+    """Text an interactive program reads as its input: code in its language, its own commands (``!CMD`` runs
+    CMD, ``put FILE`` sends FILE) or SQL."""
+    if kind.startswith("code:"):
+        read_code(r, text, kind[5:], ctx, acc)
+    elif kind == "bang":
+        for cmd in _bang_lines(text):
+            acc.add(M, "args.bang", f"{prog} is told to run {_show(cmd)} (!CMD)")
+            r.run_text(cmd, ctx.child(), acc)
+        for f in _put_lines(text):
+            acc.add(M, "args.upload", f"{prog} is told to send {_show(f)} (put)")
+            r.sends_secret(prog, f, ctx, acc)
+    elif kind == "sql":
+        read_code(r, text, "sql", ctx, acc)
+
+
+def _put_lines(text: str) -> list:
+    """Files an interactive file-transfer program is told to send (``put FILE``, ``mput …``, ``send FILE``)."""
+    out = []
+    for line in text.split("\n")[:256]:
+        w = line.split()
+        if len(w) >= 2 and w[0].lower() in ("put", "mput", "send", "append", "reput", "upload"):
+            out.extend(x for x in w[1:3] if x[:1] != "-")
+    return out[:16]
+
+
+#: table kinds not applied to a program whose handler read it (its code, scripts, reads and bang commands)
+_HANDLED_SKIP_CODE = ("code:", "read", "bang")
+_HANDLED_SKIP = ("read", "bang")
+
+
+def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None, handled: bool = False) -> None:
+    """One option's (or operand's) effect, from its kind in the knowledge table. ``handled``: the program's
+    handler read it (a script's file counts only when this text wrote or downloaded it)."""
+    what = f"{prog} {opt}" if opt != "operand" else prog
+    if kind == "listen":
+        acc.add(M, "args.listen", f"{what} listens on the network")
+        return
+    if kind == "bang":
+        acc.add(M, "args.bang", f"{what} reads commands that can start a shell (!CMD)")
+        return
+    if kind == "attach":
+        acc.add(M, "args.attach", f"{what} attaches to a running process (it can read its memory and secrets)")
+        return
+    if kind == "inplace":
+        return  # (the operands are rewritten: read by the caller)
+    if val is None or val == "":
+        return
+    if kind == "command" or kind == "program":
+        if MARK in val:
+            acc.add(M, "args.command", f"{what} runs a command decided at run time")
+            return
+        acc.add(S, "args.command", f"{what} runs {_show(val)}")  # (its tier: what it runs; a bare shell MEDIUM)
+        r.run_text(val, ctx.child(), acc)
+    elif kind == "code:other" and entry is not None and entry.input == "bang":
+        # a file-transfer or debugger client's own commands (smbclient -c 'ls', lftp -e 'put f'): !CMD runs
+        # CMD, put sends a file; plain commands are what the program is for
+        read_input(r, prog, "bang", val.replace(";", "\n"), ctx, acc)
+    elif kind.startswith("code:"):
+        lang = kind[5:]
+        if lang not in _READ_BY_CONTENT:
+            acc.add(M, "args.inline_code", f"{what} runs inline {lang} code")
+        read_code(r, val, lang, ctx, acc)
+    elif kind.startswith("script:"):
+        key = P.normalize(val, ctx.cwd) if MARK not in val else None
+        if handled and (key is None or (key not in ctx.written and not is_downloaded(ctx, key))):
+            return
+        if val in ("-", "/dev/stdin") and type(stdin) is TextInput:
+            acc.add(M, "args.script", f"{what} runs {kind[7:]} code from its input")
+            read_code(r, stdin.text, kind[7:], ctx, acc)
+        elif key is not None and key in ctx.written:
+            acc.add(M, "args.script", f"{what} runs {kind[7:]} code written just before")
+            read_code(r, ctx.written[key], kind[7:], ctx, acc)
+        elif key is not None and is_downloaded(ctx, key):
+            acc.add(H, "shell.download_exec", f"{what} runs the downloaded script {_show(val)}")
+        elif key is None:
+            acc.add(M, "args.script", f"{what} runs a {kind[7:]} script decided at run time")
+        else:
+            acc.add(L, "args.script", f"{what} runs the {kind[7:]} script {_show(val)}")
+    elif kind == "read":
+        r.read_secret_check(what, [val], ctx, acc)
+    elif kind == "write":
+        r.write_path(val, ctx, acc, f"{what} writes")
+    elif kind == "writedir":
+        r.write_path(val.rstrip("/") + "/x" if val != "/" else "/x", ctx, acc, f"{what} writes into")
+    elif kind == "upload":
+        acc.add(M, "args.upload", f"{what} sends {_show(val)} over the network")
+        r.sends_secret(prog, val, ctx, acc)
+    elif kind == "library":
+        key = P.normalize(val, ctx.cwd) if MARK not in val else None
+        if key is not None and is_downloaded(ctx, key):
+            acc.add(H, "shell.download_exec", f"{what} loads downloaded code ({_show(val)})")
+        acc.add(M, "args.library", f"{what} loads code from {_show(val)}")
+    elif kind == "host":
+        pass  # a destination: counted by the generic rules with what else the command names
+    elif kind == "servedir":
+        cls = r.pclass(val, ctx)
+        if cls in (P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM):
+            acc.add(H, "args.serve_system", f"{what} serves {_show(val)} to the network")
+
+
+#: command languages whose tier is what the commands do (debugger and editor commands, SQL), not "inline code"
+_READ_BY_CONTENT = frozenset(("gdb", "vim", "sql"))
+#: languages :func:`core.policy._pycode.scan_code` reads by name
+_SCANNED_LANGS = frozenset(("python", "perl", "ruby", "node", "php", "lua"))
+
+
+def read_code(r, code: str, lang: str, ctx, acc) -> None:
+    """Read inline ``code`` in ``lang`` (a knowledge-table language) for what it does: shell text as commands,
+    the languages the code scanner knows through it, gdb and ex/vim command lines through their readers, SQL
+    through the SQL rules; in any language, a shell named in it counts (MEDIUM; with a network destination
+    in the same code HIGH: a remote shell)."""
+    if not code or MARK in code and len(code) < 2:
+        return
+    code = code[:16384]
+    if lang == "sh":
+        r.run_text(code, ctx.child(), acc)
+        return
+    if lang == "gdb":
+        argv = []
+        for line in code.split("\n")[:64]:
+            if line.strip():
+                argv += ["-ex", line.strip()]
+        r.call("h_gdb", "gdb", argv, [None] * len(argv), ctx, acc, None)
+        return
+    if lang == "vim":
+        r.ex_effects("vim", "-c", ex_line_effects(code), ctx, acc)
+        return
+    if lang == "sql":
+        tier, rule, reason, _parsed = classify_sql(code)
+        acc.add(tier, rule, reason)
+        for cmd in sql_shell_commands(code)[:16]:
+            r.run_text(cmd, ctx.child(), acc)
+        return
+    r.scan_code(code, ctx, acc, lang if lang in _SCANNED_LANGS else None)
+    # in any language: the shells, secrets, destinations and listening addresses its words name
+    facts = argument_facts(r, [code[:4096]], ctx, inner=True)
+    facts.system = facts.sent = None  # (paths code merely names: the calls it makes are read above)
+    decide_unknown(r, f"{lang} code", facts, ctx, acc)
+
+
+#: what a bare interpreter reads from its input: program -> language (the knowledge table adds more)
+def _input_kind(r, prog: str, words: list) -> str | None:
+    """What ``prog`` started with ``words`` (its options only) reads from its input, or None."""
+    entry = r.programs.get(prog)
+    if entry is not None and entry.input is not None:
+        return entry.input
+    base = "python3" if prog.startswith("python") else prog
+    if base in T.INTERPRETERS and all(w[:1] == "-" for w in words):
+        return "code:" + T.INTERPRETER_LANGS.get(base, "other")
+    return None
+
+
+def read_interactive_input(r, text: str, ctx, acc) -> None:
+    """Lines that follow an interactive program started on a line of its own are its input (tiers.md v3.2,
+    "Interactive shells and interpreters"): read as code in its language, as its own commands (``!CMD`` runs
+    CMD) or as SQL. Shell lines are read as shell anyway (the walker reads every line)."""
+    if "\n" not in text:
+        return
+    lines = text.split("\n")
+    for k, line in enumerate(lines[:-1]):
+        if len(line) > 160:
+            continue  # (a program started on a line of its own with a few options: a short line)
+        words = line.split()
+        if not words or len(words) > 8:
+            continue
+        if words[0] in T.WRAPPERS and len(words) > 1:
+            words = words[1:]
+        prog = words[0].rsplit("/", 1)[-1]
+        kind = _input_kind(r, prog, words[1:])
+        if kind is None:
+            continue
+        read_input(r, prog, kind, "\n".join(lines[k + 1:k + 257]), ctx, acc)
+        return
+
+
+def _bang_lines(text: str) -> list:
+    """Commands typed into an interactive program as ``!CMD`` (ftp, gdb, less, man, mail …), ``:!CMD`` (vi),
+    ``\\!CMD`` (psql), ``.shell CMD``/``.system CMD`` (sqlite3), ``system CMD`` (mysql), ``shell CMD`` (gdb)."""
+    out = []
+    for line in text.split("\n")[:256]:
+        s = line.strip()
+        for prefix in ("!", ":!", "\\!", ":shell ", ".shell ", ".system ", "system ", "shell ", "~!", ":sh"):
+            if s.startswith(prefix) and len(s) > len(prefix):
+                cmd = s[len(prefix):].strip() or "sh"
+                out.append(cmd)
+                break
+        else:
+            if s in (":shell", ":sh", "!", "shell", "~!"):
+                out.append("sh")
+    return out[:32]

@@ -1,0 +1,78 @@
+"""Writes and deletes judged by the class of their path (:mod:`core.policy._paths`): ``write_path``,
+``delete_path``, ``pclass``. A mixin of :class:`core.policy.shell.walker.ShellReader`: handlers call
+``r.write_path(p, ctx, acc, verb)``.
+
+To change how a write into a class of path is judged, change :data:`_WRITE_TIERS` (deletes: ``delete_path``);
+to add a class of path, see ``core/policy/_paths.py`` and ``core/policy/tables/paths.py``.
+"""
+
+from __future__ import annotations
+
+from core.policy import _paths as P
+from core.policy.shell.common import show
+from core.policy.shell.state import MARK, Acc, Ctx
+from core.tiers import Tier
+
+S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+
+#: redirect targets that are network connections (bash opens a socket for them: ``/dev/tcp/HOST/PORT``)
+NET_DEVICES = ("/dev/tcp/", "/dev/udp/")
+
+_WRITE_TIERS = {
+    P.ROOT: H, P.SYSROOT: H, P.SYSTEM: H, P.SENSITIVE: H, P.ENV: M, P.BLOCKDEV: C, P.SYSRQ: C, P.NULLDEV: S,
+    P.HOME: L, P.WORKSPACE: L, P.OTHER: L, P.UNKNOWN: L, P.CONTAINER: L,
+}
+
+
+class PathEffects:
+    """Path rules: the tier of a write or a delete by the class of its target."""
+
+    def pclass(self, p: str, ctx: Ctx) -> str:
+        """The class of path ``p`` (``P.SYSTEM``, ``P.HOME``, ``P.WORKSPACE`` …) where the script stands now."""
+        return P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)
+
+    def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to") -> str:
+        """A write of ``p`` (``verb`` names it in the reason: "redirect output to", "copy into"); returns the
+        path's class. ``/dev/tcp/HOST/PORT`` is a network connection (HIGH: what runs here talks to the network)."""
+        if p.startswith(NET_DEVICES):
+            dest = "/".join(p.split("/")[3:5]).replace("/", ":", 1) or p
+            acc.add(H, "shell.net_redirect", f"{verb} {show(dest)} through {p[:8]} (a network connection)")
+            return P.SYSTEM
+        cls = self.pclass(p, ctx)
+        t = _WRITE_TIERS.get(cls, L)
+        if cls == P.NULLDEV:
+            acc.add(S, "shell.write.null", f"{verb} {p} (discarded)")
+        else:
+            acc.add(t, f"shell.write.{cls}", f"{verb} {show(p)} ({P.label(cls)})")
+        return cls
+
+    def delete_path(self, p: str, recursive: int, ctx: Ctx, acc: Acc, what: str = "delete") -> None:
+        """A delete of ``p``: ``recursive`` 0 (one file), 1 (the whole tree: ``rm -r``), 2 (a filtered tree:
+        ``find … -name x -delete``)."""
+        cls = self.pclass(p, ctx)
+        if recursive:
+            if cls in P.CRITICAL_TREES:
+                if recursive == 2:
+                    acc.add(H, f"shell.{what}.filtered.{cls}", f"filtered recursive {what} under {show(p)} "
+                                                             f"({P.label(cls)})")
+                else:
+                    acc.add(C, f"shell.rm.recursive.{cls}", f"recursive {what} of {show(p)} ({P.label(cls)})")
+            elif cls == P.CONTAINER:
+                acc.add(L, "shell.rm.container", f"recursive {what} inside the container ({show(p)})")
+            elif cls == P.UNKNOWN:
+                acc.add(H, "shell.rm.recursive.unknown",
+                        f"recursive {what} of a target unknown until run time ({show(p)})")
+            else:
+                acc.add(H, "shell.rm.recursive", f"recursive {what} of {show(p)} ({P.label(cls)})")
+            return
+        if cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE):
+            acc.add(H, f"shell.rm.{cls}", f"{what} of {show(p)} ({P.label(cls)})")
+        elif cls == P.BLOCKDEV:
+            acc.add(H, "shell.rm.device", f"{what} of device node {show(p)}")
+        elif cls == P.ENV:
+            acc.add(M, "shell.rm.env", f"{what} of {show(p)} (.env file)")
+        elif cls == P.UNKNOWN and p == MARK:
+            acc.add(H, "shell.rm.unknown", f"{what} of targets unknown until run time")
+        else:
+            acc.add(L, "shell.rm", f"{what} of {show(p)} ({P.label(cls)})")
