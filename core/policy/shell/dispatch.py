@@ -234,8 +234,8 @@ class Dispatch:
         here (``sudo -e FILE``)."""
         with_arg, skip, floor = wrap
         entry = self.programs.get(prog)
-        if entry is not None:
-            read_wrapper_options(self, prog, entry, argv[1:], ctx, acc)  # (strace -o FILE, flock -c CMD …)
+        if entry is not None and read_wrapper_options(self, prog, entry, argv[1:], ctx, acc, skip):
+            return None, None  # (strace -o FILE, flock FILE -c CMD …; with nothing to run: an interactive shell)
         if floor > S:
             acc.add(floor, f"shell.{prog}", f"{prog} (runs as another user)" if floor == M else prog)
         i = 1
@@ -272,6 +272,8 @@ class Dispatch:
             for f in argv[i:]:
                 self.write_path(f, ctx, acc, "edit as root")
             return None, None
+        if i < n and argv[i][:1] == "-" and len(argv[i]) > 1:
+            return None, None  # (options after the wrapper's operands: `flock FILE -c CMD`, read by the table)
         if i >= n:
             if prog in ("sudo", "doas", "su", "pkexec", "run0"):
                 acc.add(M, f"shell.{prog}", f"{prog} (root privileges)")

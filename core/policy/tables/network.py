@@ -79,6 +79,17 @@ REMOTE_RUNNERS: dict[str, tuple[frozenset, int]] = {
     "mosh": (frozenset(("--ssh", "-p", "--port", "--server", "--client", "--predict", "--family",
                         "--bind-server", "--experimental-remote-ip")), 1),
 }
+# remote shells of other kinds: `rsh HOST CMD`, `plink USER@HOST CMD`, `autossh -M 0 HOST CMD`
+REMOTE_RUNNERS.update({
+    "rsh": (frozenset(("-l",)), 1), "remsh": (frozenset(("-l",)), 1), "rexec": (frozenset(("-l", "-p")), 1),
+    "rlogin": (frozenset(("-l", "-e")), 1),
+    "plink": (frozenset(("-P", "-l", "-pw", "-i", "-m", "-L", "-R", "-D", "-proxycmd", "-hostkey", "-sercfg",
+                         "-load")), 1),
+    "autossh": (frozenset(("-M", "-p", "-l", "-i", "-o", "-L", "-R", "-D", "-F", "-E", "-J", "-b", "-c", "-e",
+                           "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I")), 1),
+    "dbclient": (frozenset(("-p", "-l", "-i", "-L", "-R", "-J", "-W", "-K", "-I", "-o")), 1),
+    "sshpass-ssh": (frozenset(), 1),
+})
 REMOTE_RUNNERS["parallel-ssh"] = REMOTE_RUNNERS["pssh"]
 REMOTE_RUNNERS["dsh"] = REMOTE_RUNNERS["pdsh"]
 #: salt: options that take a value; execution functions whose arguments are a shell command; functions that

@@ -43,7 +43,7 @@ SHELL_NAMES = frozenset(T.SHELLS | set(T.INTERPRETERS) | {
     "elvish", "xonsh", "ysh", "jshell", "ghci", "irb", "pry",
 })
 #: programs that only name files (a secret path among their operands is not read): read-only metadata tools
-METADATA_READERS = frozenset(T.SECRET_ECHOERS | {
+METADATA_READERS = frozenset((T.SECRET_ECHOERS - {"ssh-keygen"}) | {
     "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum",
     "sum", "lsattr", "namei", "getfacl", "lsof", "fuser", "findmnt", "df", "du", "dust", "duf", "ncdu", "tree",
     "exa", "eza", "lsd", "dir", "vdir", "ll", "la", "type", "whereis", "whatis", "man", "info", "apropos",
@@ -96,7 +96,7 @@ _NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=T
 #: a bracket, `;`, `,` (``EXEC:'bash -li'``, ``!sh``, ``system("/bin/sh")``, ``--pre=sh``); an absolute path to
 #: one anywhere (``spawn /bin/sh``). Not a bare name after a blank: in prose ("fix the bash script") it is data.
 _SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
-                       r")(?=$|[\s'\"),;`&|}\]])")
+                       r")(?=$|[\s'\"),;`&|}\]])|(?<=\s)(" + _NAMES + r")(?=\s+-[cil]+\b)")
 #: capabilities that let a program act as root (``setcap cap_setuid+ep FILE``, ``capsh --caps=…``)
 PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
                              r"fowner|sys_module|sys_rawio|setfcap|setpcap)\b[^ ]*[=+][a-z]*e")
@@ -107,6 +107,8 @@ _HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:" 
 #: words a secret file's path has (before the path rules are asked: most paths have none)
 _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keytab|opasswd|passwd|letsencrypt|pki|"
                            r"wireguard|ipsec|\.ssh|krb5|\.(?:key|p12|pfx|jks|keystore|ppk|pem)$|(?:^|/)id_")
+#: the same for a program no handler reads: an argument with blanks, quotes or brackets may be code or a command
+_HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"(]""")
 #: the words inside an argument that holds a command or code (``'script import os; os.system("cat /etc/shadow")'``)
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
 
@@ -159,7 +161,11 @@ def shell_named(word: str) -> tuple[str, str] | None:
     m = _SHELL_IN.search(word)
     if m is None:
         return None
-    start = m.start(1)
+    g = 1 if m.group(1) is not None else 2
+    name = m.group(g).lower()
+    if m.start(g) == 0 and m.end(g) == len(word) and name not in T.SHELLS:
+        return None  # (`knife node list`: an interpreter's bare name as a word is a noun; a shell's is a start)
+    start = m.start(g)
     # the path before the name belongs to the command (`/bin/sh -i`)
     while start > 0 and word[start - 1] not in "!|=: '\"(`;,{[":
         start -= 1
@@ -169,8 +175,8 @@ def shell_named(word: str) -> tuple[str, str] | None:
     closer = {"'": "'", '"': '"', "(": ")", "{": "}", "[": "]", "`": "`"}.get(opener)
     if closer is None and opener in ("=", ":"):
         closer = ","
-    end = word.find(closer, m.end(1)) if closer else -1
-    return m.group(1).lower(), word[start:end if end >= 0 else len(word)].strip()
+    end = word.find(closer, m.end(g)) if closer else -1
+    return name, word[start:end if end >= 0 else len(word)].strip()
 
 
 #: programs that connect a pipe to the network (a shell between two of them, or fed by one, is a remote shell)
@@ -266,7 +272,8 @@ def _values(a: str, inner: bool) -> list:
     with ``inner``, the words of a command or code inside it."""
     out = [a]
     if "=" in a:
-        out.append(a.split("=", 1)[1])
+        v = a.split("=", 1)[1]
+        out.append(v[1:] if v[:1] == "@" else v)  # (--extra-opts=@/etc/shadow: a file read)
     elif a[:1] == "-" and ":" in a:
         out.append(a.split(":", 1)[1])
     elif a[:1] == "-" and a[1:2].isalpha() and a[2:3] in ("/", "~"):
@@ -332,10 +339,11 @@ def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
     prev_opt = None  # an option that may take the next word as its value
     prev = None
     work = MAX_VALUES
+    hint = _HINT_INNER if inner else _HINT
     for a in args[:MAX_ARGS]:
         if work <= 0:
             break
-        if not a or _HINT.search(a) is None or prev_opt in PROSE_OPTIONS:
+        if not a or hint.search(a) is None or prev_opt in PROSE_OPTIONS:
             prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
             continue
         if a.startswith(SHELL_SETTING_VARS):

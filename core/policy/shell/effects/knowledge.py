@@ -59,6 +59,10 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
     if known == UNKNOWN:
         if args:
             f = argument_facts(r, args, ctx, inner=True)
+            if f.net is None and entry is not None and entry.connects:
+                # a client names its server as a bare host (`ncftpput HOST DIR FILE`, `telnet HOST`)
+                f.net = next((a for a in args[:MAX_ARGS] if a[:1] not in "-/." and "." in a and "/" not in a and
+                              not a.endswith((".tgz", ".gz", ".zip", ".tar", ".txt", ".log", ".json"))), None)
             decide_unknown(r, prog, f, ctx, acc)
             if f.net is not None and any(m is not None and m[0] is SECRET for m in metas[:MAX_ARGS]):
                 acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
@@ -69,7 +73,8 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
             f = None
         fed(r, prog, f, stdin, ctx, acc)
     elif args and prog not in COMMAND_READERS:
-        decide_handled(r, prog, argument_facts(r, args, ctx, inner=False), ctx, acc)
+        # (SQL clients: the words of their SQL too: `duckdb -c "SELECT * FROM read_csv('/etc/shadow')"`)
+        decide_handled(r, prog, argument_facts(r, args, ctx, inner=prog in T.SQL_CLIENTS), ctx, acc)
     elif args and prog not in T.NETWORK_SENDERS:
         for a in args[:MAX_ARGS]:  # a server started by an interpreter or runner (`node app.js --host 0.0.0.0`)
             if a and (a[:1] == "0" or "0.0.0.0" in a or "::" in a) and listening(a):
@@ -82,6 +87,10 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
     """The knowledge table's entry for ``prog`` applied to its arguments (and to text fed to it). True when
     nothing more is to be read (a wrapper whose command was read, an interactive program started bare).
     ``handled``: the program's handler read its arguments (and the command a wrapper runs: xargs, watch …)."""
+    if handled and not args and stdin is None and entry.input is not None and (
+            entry.input == "shell" or entry.input.startswith("code:")):
+        acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")  # (screen, mongosh)
+        return True
     if handled and entry.wraps is not None:
         read_options(r, prog, entry, args, ctx, acc, stdin, _HANDLED_SKIP_CODE)
         return True
@@ -91,7 +100,7 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
         if i < len(args):
             r.run_argv(args[i:], [None] * (len(args) - i), ctx, acc, stdin)
             return True
-        if entry.input == "shell" and stdin is None:
+        if entry.input == "shell" and stdin is None and not _runs_something(entry, args):
             acc.add(M, "shell.interactive", f"{prog} starts an interactive shell: it runs whatever it is fed later")
             return True
         return False  # nothing found to run: the generic rules read the arguments
@@ -122,26 +131,52 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
     if entry.input is not None:
         if type(stdin) is TextInput:
             read_input(r, prog, entry.input, stdin.text, ctx, acc)
-        elif stdin is None and not pos and (entry.input == "shell" or entry.input.startswith("code:")):
+        elif stdin is None and not pos and (entry.input == "shell" or entry.input.startswith("code:")) and (
+                not _runs_something(entry, args)):
             acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")
             return True
     return False
 
 
-def read_wrapper_options(r, prog: str, entry: K.Program, args: list, ctx, acc) -> None:
+def read_wrapper_options(r, prog: str, entry: K.Program, args: list, ctx, acc, operands_before: int = 0) -> bool:
     """A wrapper the dispatcher looks through (sudo, strace, nice …): what its own options do (``strace -o FILE``
-    writes FILE, ``flock -c CMD`` runs CMD, ``fakeroot --lib LIB`` loads LIB)."""
-    read_options(r, prog, entry, args, ctx, acc, None, _HANDLED_SKIP_CODE, wrapper=True)
+    writes FILE, ``flock FILE -c CMD`` runs CMD, ``fakeroot --lib LIB`` loads LIB). True when nothing follows to
+    run and the wrapper then starts a shell (``fakeroot``, ``firejail``): an interactive shell (MEDIUM)."""
+    pos, i = read_options(r, prog, entry, args, ctx, acc, None, _HANDLED_SKIP_CODE, wrapper=True,
+                          operands_before=operands_before)
+    if i >= len(args) and entry.input == "shell" and not _runs_something(entry, args):
+        acc.add(M, "shell.interactive", f"{prog} starts an interactive shell: it runs whatever it is fed later")
+        return True
+    return False
+
+
+#: words of option names that give a program something to run (a script, a command, code): it is not started bare
+_RUN_WORDS = ("script", "run", "command", "cmd", "eval", "exec", "execute", "file", "load", "expr", "code")
+
+
+def _runs_something(entry: K.Program, args: list) -> bool:
+    """Whether an option among ``args`` gives the program something to run: one the table knows as code, a
+    script or a command (``sbcl --script F``, ``nix-shell --run CMD``), or a long option named for it."""
+    for a in args[:MAX_ARGS]:
+        if a[:1] == "-" and len(a) > 1:
+            kind = entry.options.get(a.split("=", 1)[0])
+            if kind is not None and (kind.startswith(("code:", "script:")) or kind in ("command", "program")):
+                return True
+            name = a.lstrip("-").split("=", 1)[0].lower()
+            if a[:2] == "--" and any(w in name for w in _RUN_WORDS):
+                return True
+    return False
 
 
 def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, skip: tuple,
-                 wrapper: bool = False) -> tuple[list, int]:
+                 wrapper: bool = False, operands_before: int = 0) -> tuple[list, int]:
     """Apply the effects of ``entry``'s options found in ``args`` (kinds starting with one of ``skip`` are left
-    to the program's handler); returns the operands and, with ``wrapper``, stops at the first operand and
-    returns its index (where the command it runs starts)."""
+    to the program's handler); returns the operands and, with ``wrapper``, stops at the first operand past
+    ``operands_before`` (``flock FILE -c CMD``) and returns its index (where the command it runs starts)."""
     opts = entry.options
     pos: list = []
     inplace = False
+    skipped = 0
     i, n = 0, min(len(args), MAX_ARGS)
     while i < n:
         a = args[i]
@@ -157,9 +192,9 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
             if "=" in a and a.split("=", 1)[0] in opts:
                 name, val = a.split("=", 1)
                 kind = opts[name]
-            elif ":" in a and a.split(":", 1)[0] in opts:  # -javaagent:/x.jar
+            elif ":" in a and (a.split(":", 1)[0] in opts or a.split(":", 1)[0] + ":" in opts):  # -javaagent:/x.jar
                 name, val = a.split(":", 1)
-                kind = opts[name]
+                kind = opts.get(name) or opts[name + ":"]
             elif a in opts:
                 kind = opts[a]
                 if kind not in K.FLAG_KINDS or a in entry.value_opts:
@@ -177,8 +212,10 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
                     i += 1
             elif entry.takes_value(a):
                 i += 1
-        elif wrapper:
+        elif wrapper and skipped >= operands_before:
             return pos, i
+        elif wrapper:
+            skipped += 1
         else:
             pos.append(a)
         if kind is not None and not (skip and kind.startswith(skip)):
@@ -245,7 +282,7 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
             return
         acc.add(S, "args.command", f"{what} runs {_show(val)}")  # (its tier: what it runs; a bare shell MEDIUM)
         r.run_text(val, ctx.child(), acc)
-    elif kind == "code:other" and entry is not None and entry.input == "bang":
+    elif kind == "code:other" and entry is not None and entry.input == "bang" and entry.connects:
         # a file-transfer or debugger client's own commands (smbclient -c 'ls', lftp -e 'put f'): !CMD runs
         # CMD, put sends a file; plain commands are what the program is for
         read_input(r, prog, "bang", val.replace(";", "\n"), ctx, acc)
@@ -253,7 +290,7 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
         lang = kind[5:]
         if lang not in _READ_BY_CONTENT:
             acc.add(M, "args.inline_code", f"{what} runs inline {lang} code")
-        read_code(r, val, lang, ctx, acc)
+        read_code(r, val, lang, ctx, acc, prog)
     elif kind.startswith("script:"):
         key = P.normalize(val, ctx.cwd) if MARK not in val else None
         if handled and (key is None or (key not in ctx.written and not is_downloaded(ctx, key))):
@@ -298,7 +335,7 @@ _READ_BY_CONTENT = frozenset(("gdb", "vim", "sql"))
 _SCANNED_LANGS = frozenset(("python", "perl", "ruby", "node", "php", "lua"))
 
 
-def read_code(r, code: str, lang: str, ctx, acc) -> None:
+def read_code(r, code: str, lang: str, ctx, acc, prog: str = "gdb") -> None:
     """Read inline ``code`` in ``lang`` (a knowledge-table language) for what it does: shell text as commands,
     the languages the code scanner knows through it, gdb and ex/vim command lines through their readers, SQL
     through the SQL rules; in any language, a shell named in it counts (MEDIUM; with a network destination
@@ -314,7 +351,7 @@ def read_code(r, code: str, lang: str, ctx, acc) -> None:
         for line in code.split("\n")[:64]:
             if line.strip():
                 argv += ["-ex", line.strip()]
-        r.call("h_gdb", "gdb", argv, [None] * len(argv), ctx, acc, None)
+        r.call("h_gdb", prog, argv, [None] * len(argv), ctx, acc, None)  # (gdb, lldb: debugger commands)
         return
     if lang == "vim":
         r.ex_effects("vim", "-c", ex_line_effects(code), ctx, acc)

@@ -50,7 +50,9 @@ def h_editor(r, prog, args, metas, ctx, acc, stdin):
 #: file of commands, a user-defined command)
 _GDB_CODE = {"python": "python", "py": "python", "pi": "python", "python-interactive": "python", "guile": None,
              "gu": None, "compile": None, "source": None, "define": None, "eval": None, "jit-reader-load": None,
-             "add-auto-load-safe-path": None, "pipe": None, "|": None, "shell": None}
+             "add-auto-load-safe-path": None, "pipe": None, "|": None, "shell": None,
+             # lldb: its Python, a command file, its own shell command
+             "script": "python", "command": None}
 _GDB_CALLS = re.compile(r"\b(?:system|execl?p?e?|execv[pe]*|popen|dlopen|posix_spawnp?|fork)\s*\(")
 
 
@@ -71,19 +73,19 @@ def h_gdb(r, prog, args, metas, ctx, acc, stdin):
     if not cmds:
         acc.add(L, "shell.program", f"{prog} (not known to be read-only)")
         return OTHER
-    acc.add(L, "shell.gdb", f"{prog} -ex runs debugger commands")
+    acc.add(L, "shell.gdb", f"{prog} runs debugger commands")
     for c in cmds:
         c = c.strip()
         head = c.split(None, 1)[0] if c else ""
-        if c.startswith("!") or head == "shell":
-            acc.add(M, "shell.inline_code", f"{prog} -ex runs a shell command")
-            r.run_text(c[1:] if c.startswith("!") else c[6:], ctx.child(), acc)
+        if c.startswith("!") or head == "shell" or c.startswith("platform shell "):
+            acc.add(M, "shell.inline_code", f"{prog} runs a shell command")
+            r.run_text(c[1:] if c.startswith("!") else c.split("shell ", 1)[1], ctx.child(), acc)
         elif head in ("pipe", "|"):
-            acc.add(M, "shell.inline_code", f"{prog} -ex pipes output into a shell command")
+            acc.add(M, "shell.inline_code", f"{prog} pipes output into a shell command")
             if "|" in c[len(head):]:
                 r.run_text(c[len(head):].rsplit("|", 1)[1], ctx.child(), acc)
         elif head in _GDB_CODE:
-            acc.add(M, "shell.inline_code", f"{prog} -ex runs {head} code")
+            acc.add(M, "shell.inline_code", f"{prog} runs {head} code")
             r.scan_code(c[len(head):], ctx, acc, _GDB_CODE[head])
         elif head in ("dump", "append"):
             # dump [FORMAT] memory|value FILE …: FILE is written
@@ -95,10 +97,14 @@ def h_gdb(r, prog, args, metas, ctx, acc, stdin):
                 k = words.index("memory") if "memory" in words else words.index("value")
                 if k + 1 < len(words):
                     r.write_path(words[k + 1], ctx, acc, f"{prog} {head} writes")
+        elif head == "set" and c.split(None, 2)[1:2] in (["environment"], ["env"]) and "=" in c:
+            # set environment VAR=VALUE: the debugged program starts with it (LD_PRELOAD=… loads a library)
+            name, _, val = c.split(None, 2)[2].partition("=")
+            r.set_var(name.strip(), val.strip(), ctx, acc)
         elif head == "attach":
             acc.add(M, "shell.gdb.attach", f"{prog} attaches to a running process (it can read its memory and secrets)")
         elif _GDB_CALLS.search(c) or shell_named(c) is not None:
-            acc.add(M, "shell.inline_code", f"{prog} -ex makes the debugged program run a command")
+            acc.add(M, "shell.inline_code", f"{prog} makes the debugged program run a command")
             r.scan_code(c, ctx, acc, None)
     return OTHER
 

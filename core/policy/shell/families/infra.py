@@ -137,6 +137,9 @@ def h_remote_runner(r, prog, args, metas, ctx, acc, stdin):
                 break
         i += 1
     cmd = pos[skip:]
+    if prog != "mosh" and not cmd:
+        acc.add(M, "shell.remote", f"{prog}: a remote login to {pos[0] if pos else 'a remote host'}")
+        return OTHER
     if prog == "mosh" and not cmd:
         acc.add(M, "shell.remote", f"{prog}: interactive session on {pos[0] if pos else 'a remote host'}")
         return OTHER

@@ -63,6 +63,12 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
         acc.add(M, "shell.install", "yarn (installs packages)")
         return OTHER
     modes = T.INSTALLER_MODE_LETTERS.get(prog, "")
+    # an option before the subcommand may take the next word as its value (`zypper --root /mnt install`,
+    # `apk -X URL add`): the first word not right after an option is the subcommand too
+    sub2 = next((a for k, a in enumerate(args) if a[:1] != "-" and not (k and args[k - 1][:1] == "-" and
+                                                                       "=" not in args[k - 1])), sub)
+    if sub2 != sub and sub2 in (inst or ()):
+        sub = sub2
     if inst is None or sub in (inst or ()) or any(a in (inst or ()) for a in args if a.startswith("-")) or any(
             len(a) > 1 and a[0] == "-" and a[1] in modes for a in args):
         if prog == "uv" and sub == "pip" and (len(pos) < 2 or pos[1] not in ("install", "sync")):
