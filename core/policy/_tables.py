@@ -169,12 +169,16 @@ INTERPRETERS = {
     "groovy": ("e", frozenset()), "julia": ("e", frozenset()), "elixir": ("e", frozenset()),
     "bun": ("ep", frozenset()), "ipython": ("c", frozenset()), "ipython3": ("c", frozenset()),
     "irb": ("", frozenset("rI")), "jshell": ("", frozenset()), "swift": ("e", frozenset()),
+    "R": ("e", frozenset("f")), "expect": ("c", frozenset("fD")), "jrunscript": ("e", frozenset("lfq")),
+    "jjs": ("", frozenset()), "wish": ("", frozenset()),
 }
 #: the language of each interpreter's inline code (for the calls :mod:`core.policy._pycode` reads)
 INTERPRETER_LANGS = {
     "python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
     "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "deno": "node", "bun": "node",
     "php": "php", "lua": "lua", "luajit": "lua", "ipython": "python", "ipython3": "python", "irb": "ruby",
+    "tclsh": "tcl", "wish": "tcl", "expect": "tcl", "Rscript": "r", "R": "r", "julia": "julia",
+    "groovy": "java", "jshell": "java", "jrunscript": "java", "jjs": "java",
 }
 PYTHONS = frozenset(("python", "python2", "python3", "pypy", "pypy3"))
 LONG_CODE_FLAGS = frozenset(("--eval", "--print", "--command", "-Command", "-command"))
