@@ -96,8 +96,10 @@ _FILE_ONLY = frozenset(("write", "delete"))
 #: languages whose backticks (and ``%x()`` / ``qx()``) run shell commands
 BACKTICK_LANGS = frozenset(("ruby", "perl", "php", "julia", None))
 
-_NAMES = "|".join(sorted((re.escape(k) for k in CODE_CALLS), key=len, reverse=True))
-_CALL = re.compile(r"(?<![A-Za-z0-9_$@])(" + _NAMES + r")(?![A-Za-z0-9_])")
+#: the names of :data:`CODE_CALLS` (a trie, with no look-behind: see :func:`_name_regex`; the scan rejects a
+#: match preceded by a name character)
+_CALL = re.compile(r"(" + "|".join(sorted((re.escape(k) for k in CODE_CALLS), key=len, reverse=True)) +
+                   r")(?![A-Za-z0-9_])")
 _PY_STR = re.compile(r"([rRbBuUfF]{0,2})('''|\"\"\"|'|\"|`)")
 _PERL_Q = re.compile(r"(qq|qw|qx|q|%[qQwWx]?)([(\[{<!|/])")
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
@@ -240,8 +242,13 @@ def _scan_calls(code: str, lang: str | None = None) -> list[tuple[str, object]]:
     ``("argv", [words])``, ``("rmtree", path)``, ``("delete", path)``, ``("write", path)``, ``("rmtree", None)``
     (non-literal argument). ``lang`` decides whether backticks run shell commands."""
     out: list[tuple[str, object]] = []
-    for k, m in enumerate(_CALL.finditer(code)):
-        if k >= MAX_CALLS:
+    k = 0
+    for m in _CALL.finditer(code):
+        a = m.start()
+        if a and (code[a - 1].isalnum() or code[a - 1] in "_$@"):
+            continue  # inside a longer name
+        k += 1
+        if k > MAX_CALLS:
             break
         name = m.group(1)
         kind = CODE_CALLS[name]
@@ -500,7 +507,7 @@ SERVE_PATTERNS: dict[str, tuple[str, ...]] = {
     "php": (),
 }
 #: received data: calls that read from a socket (or a stream); the name assigned their result is "received"
-_RECV_WORD = re.compile(r"(?<![\w$])(?:recv|recvfrom|gets|readline|readpartial|receive|getline|read_nonblock|"
+_RECV_WORD = re.compile(r"(?:recv|recvfrom|gets|readline|readpartial|receive|getline|read_nonblock|"
                         r"readLine|readLines|fgets|fread|socket_read|stream_get_line|stream_get_contents|fgetc)\b|"
                         r"<\s*\$?[A-Za-z_]\w*\s*>")
 _TARGETS = re.compile(r"([$@]?[A-Za-z_]\w*(?:\s*,\s*[$@]?[A-Za-z_]\w*){0,4})\s*\)?\s*$")
@@ -510,7 +517,7 @@ _RECV_INLINE = re.compile(r"recv\s*\(|\.\s*gets\b|<\s*\$?[A-Z_a-z]\w*\s*>|\bfget
                           r":\s*receive\s*\(|\[\s*gets\s|readLine\s*\(|\breadline\s*\(|\$_\b")
 #: literal assignments (``c = "/bin/sh"``, ``$i="203.0.113.7"``, ``local h = '…'``, ``x <- "…"``, ``set h "…"``):
 #: found from their operator (a linear search), the name before it and the literal after it
-_ASSIGN_OP = re.compile(r"(?<![=!<>~+\-*/%&|^.:])(?::=|<-|=)(?![=~>])")
+_ASSIGN_OP = re.compile(r"(?::=|<-|=)(?![=~>])")  # (the caller rejects ==, !=, <=, +=, … by the character before)
 _NAME_BEFORE = re.compile(r"([$@]?[A-Za-z_]\w*)\s*$")
 _LITERAL_AFTER = re.compile(r"\s*(\"(?:[^\"\\\n]|\\.){0,400}\"|'(?:[^'\\\n]|\\.){0,400}'|\d{1,6}(?![\w.]))")
 _TCL_SET = re.compile(r"\bset\s+([A-Za-z_]\w*)\s+(\"[^\"\n]{0,400}\"|\{[^{}\n]{0,400}\}|[^\s;\]\[]+)")
@@ -536,14 +543,40 @@ _SHELL_FLAG_CHARS = frozenset("ilpsqmuvxbBEhIV-")
 _WRAPPERS = frozenset(("exec", "env", "nohup", "setsid", "command", "builtin"))
 
 
+_SEP_UNITS = {".": r"\s*\.\s*", "->": r"\s*->\s*", "::": r"\s*::\s*", " ": r"\s+"}
+_UNIT = re.compile(r"->|::|[. ]|.", re.S)
+
+
+def trie_regex(names, flexible: bool = True) -> str:
+    """One regular expression (text) matching any of ``names``, as a trie: ``exec(?:Sync|File(?:Sync)?)?``
+    (at each position the engine tries one branch per first character, not every name). ``flexible``: ``.``,
+    ``->`` and ``::`` may have blanks around them, a blank matches any blanks."""
+    trie: dict = {}
+    for nm in names:
+        node = trie
+        for u in _UNIT.findall(nm):
+            node = node.setdefault(u, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = []
+        for u in sorted((k for k in node if k), key=lambda k: (-len(k), k)):
+            unit = _SEP_UNITS[u] if flexible and u in _SEP_UNITS else re.escape(u)
+            alts.append(unit + emit(node[u]))
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        if "" in node:
+            return "(?:" + body + ")?" if len(alts) == 1 else body + "?"
+        return body
+
+    return emit(trie)
+
+
 def _name_regex(names) -> re.Pattern:
-    alts = []
-    for nm in sorted(names, key=len, reverse=True):
-        pat = re.escape(nm)
-        pat = pat.replace(r"\->", r"\s*->\s*").replace(r"::", r"\s*::\s*").replace(r"\.", r"\s*\.\s*")
-        pat = pat.replace(r"\ ", r"\s+")
-        alts.append(pat)
-    return re.compile(r"(?<![\w$@])(" + "|".join(alts) + r")(?![\w])")
+    """Calls by name: no look-behind in the expression, so that the engine skips the characters no name
+    starts with (callers reject a match preceded by a name character)."""
+    return re.compile("(" + trie_regex(names) + r")(?![\w])")
 
 
 _NORM = re.compile(r"\s*(->|::|\.)\s*|\s+")
@@ -570,8 +603,7 @@ def _lang_tables(lang: str | None, skip_python: bool = False):
                  for p in STDIO_PATTERNS.get(x, ())]
         serve = [p for x in (langs if lang is not None else SERVE_PATTERNS) if not (skip_python and x == "python")
                  for p in SERVE_PATTERNS.get(x, ())]
-        hit = (_name_regex(names) if names else None, names,
-               re.compile("|".join(stdio)) if stdio else None,
+        hit = (_name_regex(names) if names else None, names, [re.compile(p) for p in stdio],
                re.compile("|".join(serve)) if serve else None, langs)
         _TABLE_CACHE[key] = hit
     return hit
@@ -594,6 +626,10 @@ def _skip_string(code: str, k: int, stop: int) -> int:
     return stop
 
 
+_WIN_PAREN = re.compile(r"[\"'`()\[\]{}]")
+_WIN_STMT = re.compile(r"[\"';\n}]")
+
+
 def _window(code: str, i: int, limit: int = 400) -> tuple[str, bool]:
     """The arguments of the call whose name ends at ``i``: inside its parentheses (bounded), or without
     parentheses the rest of the statement. Returns (text, parenthesised)."""
@@ -606,24 +642,33 @@ def _window(code: str, i: int, limit: int = 400) -> tuple[str, bool]:
         depth = 0
         k = j
         while k < stop:
+            m = _WIN_PAREN.search(code, k, stop)
+            if m is None:
+                break
+            k = m.start()
             c = code[k]
             if c in "\"'`":
                 k = _skip_string(code, k, stop)
                 continue
             if c in "([{":
                 depth += 1
-            elif c in ")]}":
+            else:
                 depth -= 1
                 if depth == 0:
                     return code[j + 1:k], True
             k += 1
         return code[j + 1:stop], True
     k = j
-    while k < stop and code[k] not in ";\n}":
+    while k < stop:
+        m = _WIN_STMT.search(code, k, stop)
+        if m is None:
+            k = stop
+            break
+        k = m.start()
         if code[k] in "\"'":
             k = _skip_string(code, k, stop)
             continue
-        k += 1
+        break
     return code[j:k], False
 
 
@@ -687,6 +732,9 @@ def literal_assignments(code: str) -> dict:
     for k, m in enumerate(_ASSIGN_OP.finditer(code)):
         if k >= MAX_ASSIGN_OPS or len(out) >= MAX_CALLS:
             break
+        a = m.start()
+        if m.group() == "=" and a and code[a - 1] in "=!<>~+-*/%&|^.:":
+            continue
         nm = _NAME_BEFORE.search(code, max(0, m.start() - 64), m.start())
         if not nm:
             continue
@@ -711,8 +759,13 @@ def literal_assignments(code: str) -> dict:
 def received_names(code: str) -> set:
     """Names assigned what a read from a socket or stream returned."""
     out: set = set()
-    for k, m in enumerate(_RECV_WORD.finditer(code)):
-        if k >= MAX_CALLS:
+    k = 0
+    for m in _RECV_WORD.finditer(code):
+        a = m.start()
+        if a and code[a] != "<" and (code[a - 1].isalnum() or code[a - 1] in "_$"):
+            continue  # inside a longer name
+        k += 1
+        if k > MAX_CALLS:
             break
         word = m.group()
         if word == "getline":
@@ -726,7 +779,8 @@ def received_names(code: str) -> set:
         start = max(code.rfind(";", 0, m.start()), code.rfind("\n", 0, m.start()), code.rfind("(", 0, m.start()),
                     code.rfind("{", 0, m.start()), m.start() - 120)
         seg = code[start + 1:m.start()]
-        ops = list(_ASSIGN_OP.finditer(seg))
+        ops = [o for o in _ASSIGN_OP.finditer(seg) if not (
+            o.group() == "=" and o.start() and seg[o.start() - 1] in "=!<>~+-*/%&|^.:")]
         if ops:
             op = ops[-1]  # the assignment the read is the value of
             a = _TARGETS.search(seg, 0, op.start())
@@ -813,21 +867,27 @@ def _scan_more(code: str, lang: str | None, skip_python: bool = False) -> list:
     out: list = []
     sc = _Scan(code)
     if rx is not None:
-        for k, m in enumerate(rx.finditer(code)):
-            if k >= MAX_CALLS:
+        k = 0
+        for m in rx.finditer(code):
+            a = m.start()
+            if a and (code[a - 1].isalnum() or code[a - 1] in "_$@"):
+                continue  # inside a longer name (``filesystem``)
+            k += 1
+            if k > MAX_CALLS:
                 break
             name = _norm(m.group(1))
             how = names.get(name)
             if how is None:
                 continue
-            window, paren = _window(code, m.end())
+            window, paren = _window(code, m.end(), 160 if how == "run" else 400)
             if not paren and how not in ("run", "perl_open", "http", "connect", "read", "io_sock"):
                 continue  # a name, not a call (``s.listen`` passed as a callback …)
             _call_effect(sc, name, how, window, paren, lang, out)
-    if stdio is not None:
-        m = stdio.search(code)
+    for rx_io in stdio:  # (one by one: each starts with a literal the engine searches for fast)
+        m = rx_io.search(code)
         if m:
             out.append(("stdio_socket", _norm(m.group())[:40]))
+            break
     if serve is not None:
         for k, m in enumerate(serve.finditer(code)):
             if k >= 8:
@@ -856,7 +916,7 @@ def _call_effect(sc: _Scan, name: str, how: str, window: str, paren: bool, lang,
             return
         if not w or w[0] in "\"'`[{" or w.startswith(("%w", "%W", "qw", "q(", "qq", "c(", "array(")):
             return  # literal: read by the call scan
-        toks = sc.tokens(window)
+        toks = sc.tokens(window[:80])
         if not toks:
             return
         kind, v = toks[0]
@@ -1282,14 +1342,14 @@ def _finish(effects: list) -> list:
 MAX_EFFECTS = 128
 
 #: words any Python reading reacts to: without one, the text has no effect to read
-_AST_HINT = re.compile("|".join(sorted(
+_AST_HINT = re.compile(trie_regex(sorted(
     set(CODE_CALLS) | {"subprocess", "shutil", "pty", "socket", "connect", "bind", "listen", "accept", "serve",
                        "Server", "urlopen", "urlretrieve", "Request", "requests", "httpx", "http", "smtplib",
                        "ftplib", "telnet", "Telnet", "dup2", "getattr", "__import__", "import_module", "__dict__",
                        "vars", "globals", "modules", "chdir", "partial", "pexpect", "read_text", "read_bytes",
                        "write_text", "write_bytes", "touch", "rename", "replace", "move", "copy", "symlink",
                        "chmod", "chown", "truncate", "mkdir", "makedirs", "link", "compile", "eval", "fetch",
-                       "readFile", "createServer", "TCPSocket", "fsockopen", "Socket"}, key=len, reverse=True)))
+                       "readFile", "createServer", "TCPSocket", "fsockopen", "Socket"}), flexible=False))
 
 
 _INTERPOLATED = re.compile(r"\$\{?([A-Za-z_]\w*)|#\{\s*([A-Za-z_]\w*)")
@@ -1300,7 +1360,7 @@ def scan_linear(code: str, lang: str | None = None) -> list:
     """The linear scan alone (text that does not parse as Python, and the other languages)."""
     out = []
     sc = None
-    for e in _scan_calls(code, lang):
+    for e in (_scan_calls(code, lang) if lang != "awk" else ()):  # (awk's calls: :func:`_scan_awk`)
         m = _BARE_VAR.fullmatch(e[1]) if e[0] == "shell" else None
         if e[0] == "shell" and not m and ("$" in e[1] or "#{" in e[1]):
             sc = sc or _Scan(code)

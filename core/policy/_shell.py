@@ -11,6 +11,7 @@ from itertools import repeat
 
 from core.policy import _paths as P
 from core.policy import _tables as T
+from core.policy._codefx import apply_code_effects
 from core.policy._lexer import (
     LIT,
     LOOP_END,
@@ -2778,22 +2779,7 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
 
 
 def _scan_code(r, code: str, ctx, acc, lang: str | None = None):
-    for kind, val in scan_code(code, lang):
-        if kind == "shell":
-            r.run_text(val, ctx, acc)
-        elif kind == "argv":
-            if ctx.depth < MAX_DEPTH:
-                c = ctx.child(deeper=True)
-                r.run_argv(list(val), [None] * len(val), c, acc, None)
-        elif kind == "rmtree":
-            if val is None:
-                acc.add(H, "code.rmtree.unknown", "recursive delete (in code) of a path unknown until run time")
-            else:
-                r.delete_path(val, 1, ctx, acc)
-        elif kind == "delete":
-            r.delete_path(val, 0, ctx, acc)
-        elif kind == "write":
-            r.write_path(val, ctx, acc, "code writes")
+    apply_code_effects(r, scan_code(code, lang), ctx, acc, lang, max_depth=MAX_DEPTH)
 
 
 def h_interp(r, prog, args, metas, ctx, acc, stdin):
@@ -2977,6 +2963,7 @@ def h_awk(r, prog, args, metas, ctx, acc, stdin):
         files = o.pos[1:]
         acc.add(S, "shell.awk", f"{prog} (read-only)")
     r.read_secret_check(prog, files, ctx, acc)
+    _scan_code(r, code, ctx, acc, "awk")  # sockets, listeners, reads (and the commands read again below)
     k = 0
     start = 0
     while k < 32:
