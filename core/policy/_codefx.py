@@ -12,9 +12,10 @@ a listening socket or server                                MEDIUM     ``code.li
 ... serving ``/``, a home or a system directory             HIGH       ``code.listen.dir``
 a secret file read (sensitive, ``.env``, ``/etc/shadow`` …)  MEDIUM     ``code.secret_read``
 ... with a connection opened in the same code               HIGH       ``code.secret_send``
-a connection (or listener) with a shell started, stdio      HIGH       ``code.remote_shell``
+a socket (or listener) with a shell started, stdio          HIGH       ``code.remote_shell``
 tied to a socket, or what it receives (or any command
 built at run time) run
+a web client's response run as code or commands            HIGH       ``code.download_exec``
 a connection alone                                          LOW        ``code.connect``
 ==========================================================  =========  ====================================
 
@@ -115,8 +116,11 @@ def apply_code_effects(r, effects: list, ctx, acc, lang: str | None = None, max_
             received.append(val)
         elif kind == "run_dynamic":
             dynamic.append(val)
-    net = conns or listens
-    if net and (shells or stdio or received or dynamic):
+    sockets = [c for c in conns if not (c and "://" in c)]  # (web clients: "https://host")
+    webs = [c for c in conns if c and "://" in c]
+    if webs and received and not sockets and not listens:
+        _add(acc, H, "code.download_exec", f"{who} runs what it downloads from {_show(webs[0], 48)}")
+    elif (sockets or listens) and (shells or stdio or received or dynamic):
         how = []
         if stdio:
             how.append("stdin/stdout on the socket")
@@ -126,8 +130,8 @@ def apply_code_effects(r, effects: list, ctx, acc, lang: str | None = None, max_
             how.append("runs what it receives")
         elif dynamic and not shells and not stdio:
             how.append("runs commands built at run time")
-        if conns:
-            dest = next((c for c in conns if c), None)
+        if sockets:
+            dest = next((c for c in sockets if c), None)
             what = f"starts a remote shell to {_show(dest, 48)}" if dest else "starts a remote shell"
         else:
             dest = next((x for x in listens if x), None)

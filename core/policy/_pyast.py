@@ -130,7 +130,8 @@ _RECV = Recv()
 #:   write2   write the second argument (``os.symlink(src, dst)``)
 #:   pycode   Python code (``exec``, ``eval``, ``compile``)
 #:   connect  a socket connection to the address in the first argument; ``sendto``: in the second
-#:   http     a network client given a URL or host first (``urlopen``, ``requests.post``, ``smtplib.SMTP``)
+#:   http     a web client given a URL first (``urlopen``, ``requests.post``): the connection is "SCHEME://HOST",
+#:            what it returns is received data; ``connect_hp``: a client given a host and port (``smtplib.SMTP``)
 #:   bind     a listening address (``s.bind((h, p))``); ``listen``: a listening socket or server
 #:   server   a server bound to the address in its first argument (``HTTPServer((h, p), H)``)
 #:   dup2     ``os.dup2(fd, n)``: with a socket's descriptor, standard input/output tied to the socket
@@ -157,10 +158,11 @@ PY_CALLS: dict[str, str] = {
     "exec": "pycode", "eval": "pycode", "compile": "pycode",
     "socket.create_connection": "connect", "socket.connect": "connect", "socket.connect_ex": "connect",
     "socket.sendto": "sendto", "socket.bind": "bind", "socket.listen": "listen", "socket.accept": "listen",
-    "socket.create_server": "server", "telnetlib.Telnet": "http",
+    "socket.create_server": "server", "telnetlib.Telnet": "connect_hp",
     "urllib.request.urlopen": "http", "urllib.request.Request": "http", "urllib.request.urlretrieve": "http",
     "urllib2.urlopen": "http", "http.client.HTTPConnection": "http", "http.client.HTTPSConnection": "http",
-    "smtplib.SMTP": "http", "smtplib.SMTP_SSL": "http", "ftplib.FTP": "http", "ftplib.FTP_TLS": "http",
+    "smtplib.SMTP": "connect_hp", "smtplib.SMTP_SSL": "connect_hp", "ftplib.FTP": "connect_hp",
+    "ftplib.FTP_TLS": "connect_hp",
     "requests.get": "http", "requests.post": "http", "requests.put": "http", "requests.patch": "http",
     "requests.delete": "http", "requests.head": "http", "requests.request": "http", "httpx.get": "http",
     "httpx.post": "http", "httpx.put": "http", "httpx.patch": "http", "httpx.request": "http",
@@ -201,6 +203,11 @@ _GENERIC_OWNERS = frozenset(("File", "FileUtils", "fs", "Deno", "child_process",
                              "os", "io", "fsPromises", "Bun", "shell", "sh"))
 _WRITE_FLAGS = frozenset(("O_WRONLY", "O_RDWR", "O_CREAT", "O_APPEND", "O_TRUNC"))
 _KNOWN = frozenset(PY_CALLS) | _PATH_CALLS | _HOME_CALLS | _SOCKET_CALLS
+
+
+#: the fields of each node type that may hold nodes worth visiting; nodes with nothing to read below them
+_FIELDS: dict = {}
+_LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.alias))
 
 
 def read_python(code: str, lang: str | None = None) -> list | None:
@@ -325,13 +332,16 @@ class _Reader:
                 if node.optional_vars is not None:
                     self.bind(node.optional_vars, self.ev(node.context_expr))
             children = []
-            for f in node._fields:
+            fields = _FIELDS.get(t)
+            if fields is None:
+                fields = _FIELDS[t] = tuple(f for f in t._fields if f not in ("ctx", "op", "ops", "type_comment"))
+            for f in fields:
                 v = getattr(node, f, None)
                 if type(v) is list:
                     for x in v:
-                        if isinstance(x, AST):
+                        if isinstance(x, AST) and type(x) not in _LEAVES:
                             children.append(x)
-                elif isinstance(v, AST):
+                elif isinstance(v, AST) and type(v) not in _LEAVES:
                     children.append(v)
             if t is ast.ListComp or t is ast.SetComp or t is ast.GeneratorExp or t is ast.DictComp:
                 # the loops bind the names the element uses: read them first
@@ -411,7 +421,7 @@ class _Reader:
         if t is ast.Attribute:
             out = []
             for b in self.ev(node.value, d + 1)[:MAX_CAND]:
-                out.append(_attr(b, node.attr))
+                out.append(_RECV if b is _RECV else _attr(b, node.attr))  # (requests.get(u).text: received)
             return out
         if t is ast.Call:
             return self.ev_call(node, d)
@@ -495,6 +505,8 @@ class _Reader:
     def call_value(self, f, node: ast.Call, d: int):
         """The value a call returns, for the calls the data flow follows."""
         args = node.args
+        if f is _RECV:
+            return _RECV  # urlopen(u).read(), s.makefile().readline()
         if isinstance(f, Meth):
             b, name = f.base, f.name
             if isinstance(b, Sock):
@@ -541,6 +553,8 @@ class _Reader:
             return Mod(name)
         if name in _SOCKET_CALLS:
             return _SOCK
+        if PY_CALLS.get(name) == "http":
+            return _RECV  # a response: what it holds came from the network
         if name in _PATH_CALLS:
             vals = [self.ev(a, d + 1)[0] for a in args[:8]]
             return _join(PathV(""), *vals) if vals else PathV(".")
@@ -685,11 +699,12 @@ class _Reader:
             a = args[1] if kind == "sendto" and len(args) > 1 else a0
             self.add("connect", self.address(a))
         elif kind == "http":
-            if dotted.endswith(".request"):  # request(method, url)
-                self.add("connect", self.host(args[1] if len(args) > 1 else kw.get("url"), None))
-            else:
-                self.add("connect", self.host(a0 if a0 is not None else kw.get("url") or kw.get("host"),
-                                              args[1] if len(args) > 1 else kw.get("port")))
+            u = args[1] if dotted.endswith(".request") and len(args) > 1 else a0  # request(method, url)
+            self.add("connect", self.web(u if u is not None else kw.get("url"), args[1] if len(args) > 1 and not
+                                         dotted.endswith(".request") else kw.get("port")))
+        elif kind == "connect_hp":
+            self.add("connect", self.host(a0 if a0 is not None else kw.get("host"),
+                                          args[1] if len(args) > 1 else kw.get("port")))
         elif kind == "bind":
             self.listen(self.address(a0))
         elif kind == "listen":
@@ -875,6 +890,15 @@ class _Reader:
         if type(v) is str and "://" in v:
             v = v.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1]
         return _addr(v if type(v) is str else None, port if type(port) in (int, str) else None)
+
+    def web(self, node, port_node) -> str:
+        """A web client's destination: "SCHEME://HOST[:PORT]" ("https://…" when the URL is not literal)."""
+        v = self.first(node) if node is not None else None
+        scheme = "https"
+        if type(v) is str and "://" in v:
+            scheme = v.split("://", 1)[0][:8] or "https"
+        host = self.host(node, port_node) if node is not None else None
+        return f"{scheme}://{host}" if host and host != MARK else f"{scheme}://…"
 
     def listen(self, addr) -> None:
         self.listens = True

@@ -23,8 +23,8 @@ kind                  value, and the shapes that produce it
 ``connect``           a network connection, to "HOST:PORT", "HOST", "port N" or None (not literal):
                       ``s.connect(("203.0.113.7", 4444))``, ``net.connect(4444, "h")``, ``TCPSocket.new``,
                       ``IO::Socket::INET->new(PeerAddr => …)``, ``fsockopen``, ``socket.connect``, Tcl ``socket h p``,
-                      awk ``"/inet/tcp/0/h/p"``, ``new Socket(h, p)``, ``/dev/tcp/h/p`` in a command it runs, and
-                      network clients given a URL (``urlopen``, ``requests.post``, ``fetch``)
+                      awk ``"/inet/tcp/0/h/p"``, ``new Socket(h, p)``, ``/dev/tcp/h/p`` in a command it runs;
+                      web clients given a URL (``urlopen``, ``requests.post``, ``fetch``) as "SCHEME://HOST"
 ``listen``            a listening socket or server, at "ADDR:PORT", "port N" or None: ``s.bind(("0.0.0.0", 4444))``,
                       ``s.listen()``, ``HTTPServer(…)``, ``createServer(…).listen(8080)``, ``TCPServer.new``,
                       ``stream_socket_server``, Tcl ``socket -server``, awk ``"/inet/tcp/8080/0/0"``,
@@ -96,10 +96,39 @@ _FILE_ONLY = frozenset(("write", "delete"))
 #: languages whose backticks (and ``%x()`` / ``qx()``) run shell commands
 BACKTICK_LANGS = frozenset(("ruby", "perl", "php", "julia", None))
 
+_SEP_UNITS = {".": r"\s*\.\s*", "->": r"\s*->\s*", "::": r"\s*::\s*", " ": r"\s+"}
+_UNIT = re.compile(r"->|::|[. ]|.", re.S)
+
+
+def trie_regex(names, flexible: bool = True) -> str:
+    """One regular expression (text) matching any of ``names``, as a trie: ``exec(?:Sync|File(?:Sync)?)?``
+    (at each position the engine tries one branch per first character, not every name). ``flexible``: ``.``,
+    ``->`` and ``::`` may have blanks around them, a blank matches any blanks."""
+    trie: dict = {}
+    for nm in names:
+        node = trie
+        for u in _UNIT.findall(nm):
+            node = node.setdefault(u, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = []
+        for u in sorted((k for k in node if k), key=lambda k: (-len(k), k)):
+            unit = _SEP_UNITS[u] if flexible and u in _SEP_UNITS else re.escape(u)
+            alts.append(unit + emit(node[u]))
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        if "" in node:
+            return "(?:" + body + ")?" if len(alts) == 1 else body + "?"
+        return body
+
+    return emit(trie)
+
+
 #: the names of :data:`CODE_CALLS` (a trie, with no look-behind: see :func:`_name_regex`; the scan rejects a
 #: match preceded by a name character)
-_CALL = re.compile(r"(" + "|".join(sorted((re.escape(k) for k in CODE_CALLS), key=len, reverse=True)) +
-                   r")(?![A-Za-z0-9_])")
+_CALL = re.compile("(" + trie_regex(CODE_CALLS, flexible=False) + r")(?![A-Za-z0-9_])")
 _PY_STR = re.compile(r"([rRbBuUfF]{0,2})('''|\"\"\"|'|\"|`)")
 _PERL_Q = re.compile(r"(qq|qw|qx|q|%[qQwWx]?)([(\[{<!|/])")
 _CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
@@ -402,6 +431,7 @@ LANG_CALLS: dict[str, dict[str, str]] = {
     "node": {
         "net.connect": "connect", "net.createConnection": "connect", "tls.connect": "connect",
         "createConnection": "connect", "Deno.connect": "connect", "Bun.connect": "connect", "connect": "connect?",
+        "net.Socket": "connect",
         "fetch": "http", "http.get": "http", "https.get": "http", "http.request": "http", "https.request": "http",
         "axios.get": "http", "axios.post": "http", "axios": "http",
         "listen": "listen", "createServer": "listen", "Deno.listen": "listen", "Deno.serve": "listen",
@@ -444,7 +474,8 @@ LANG_CALLS: dict[str, dict[str, str]] = {
         "proc_open": "run", "pcntl_exec": "run", "eval": "run", "assert": "run", "create_function": "run",
     },
     "lua": {
-        "socket.connect": "connect", "connect": "connect?", "http.request": "http", "https.request": "http",
+        "socket.connect": "connect", "socket.tcp": "connect", "connect": "connect?", "http.request": "http",
+        "https.request": "http",
         "socket.bind": "listen", "listen": "listen_n", "bind": "bind",
         "io.open": "open", "io.lines": "read", "io.output": "write",
         "os.execute": "run", "io.popen": "run", "load": "run", "loadstring": "run", "dofile": "run",
@@ -541,36 +572,6 @@ SHELL_PROGRAMS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "
 #: options that leave a shell interactive (no script named)
 _SHELL_FLAG_CHARS = frozenset("ilpsqmuvxbBEhIV-")
 _WRAPPERS = frozenset(("exec", "env", "nohup", "setsid", "command", "builtin"))
-
-
-_SEP_UNITS = {".": r"\s*\.\s*", "->": r"\s*->\s*", "::": r"\s*::\s*", " ": r"\s+"}
-_UNIT = re.compile(r"->|::|[. ]|.", re.S)
-
-
-def trie_regex(names, flexible: bool = True) -> str:
-    """One regular expression (text) matching any of ``names``, as a trie: ``exec(?:Sync|File(?:Sync)?)?``
-    (at each position the engine tries one branch per first character, not every name). ``flexible``: ``.``,
-    ``->`` and ``::`` may have blanks around them, a blank matches any blanks."""
-    trie: dict = {}
-    for nm in names:
-        node = trie
-        for u in _UNIT.findall(nm):
-            node = node.setdefault(u, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:
-        alts = []
-        for u in sorted((k for k in node if k), key=lambda k: (-len(k), k)):
-            unit = _SEP_UNITS[u] if flexible and u in _SEP_UNITS else re.escape(u)
-            alts.append(unit + emit(node[u]))
-        if not alts:
-            return ""
-        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-        if "" in node:
-            return "(?:" + body + ")?" if len(alts) == 1 else body + "?"
-        return body
-
-    return emit(trie)
 
 
 def _name_regex(names) -> re.Pattern:
@@ -945,7 +946,12 @@ def _call_effect(sc: _Scan, name: str, how: str, window: str, paren: bool, lang,
             return
         if how == "connect?" and not (host and port):
             return
-        if how == "http" and not host:
+        if how == "http":
+            if not host:
+                return
+            url = next((v for k, v in toks if k == "s" and _URL.match(v)), "")
+            scheme = url.split("://", 1)[0] if url else "https"
+            out.append(("connect", f"{scheme}://{_show_addr(host, port)}"))
             return
         out.append(("connect", _show_addr(host, port)))
     elif how in ("listen", "listen_n", "bind"):
@@ -980,7 +986,7 @@ def _call_effect(sc: _Scan, name: str, how: str, window: str, paren: bool, lang,
                 out.append(("shell", path[1:]))
             elif path.startswith(("http://", "https://")):
                 host, port = _addr_of([("s", path)])
-                out.append(("connect", _show_addr(host, port)))
+                out.append(("connect", f"{path.split('://', 1)[0]}://{_show_addr(host, port)}"))
             elif len(mode) <= 4 and _WRITE_MODE.search(mode):
                 out.append(("write", path))
             else:
@@ -1261,7 +1267,14 @@ def bare_shell(words: list) -> str | None:
     prog = w[0].rsplit("/", 1)[-1]
     if prog not in SHELL_PROGRAMS and not (prog.startswith("python") and prog[6:].replace(".", "").isdigit()):
         return None
+    target = False
     for a in w[1:]:
+        if target:
+            target = False
+            continue  # the file of a redirection (``>& /dev/tcp/…``)
+        if a in (">", ">>", "<", ">&", "&>", "2>", "1>", "0<", "<>", ">|", "2>>", "&>>"):
+            target = True
+            continue
         if _FD_REDIR.match(" " + a) or a in ("2>&1", "0>&1", "1>&2", ">&2", "-", "--"):
             continue
         if a.startswith("--") and a in ("--login", "--interactive", "--norc", "--noprofile", "--posix", "--noediting"):
@@ -1325,7 +1338,7 @@ def _finish(effects: list) -> list:
         kind, val = e
         if kind in ("write", "read") and isinstance(val, str) and "://" in val[:12]:
             host, port = _addr_of([("s", val)])
-            put(("connect", _show_addr(host, port)))  # file_put_contents("https://…"): sent over the network
+            put(("connect", f"{val.split('://', 1)[0]}://{_show_addr(host, port)}"))  # file_put_contents("https://…")
         elif kind == "shell" and isinstance(val, str):
             for f in _shell_facts(val):
                 put(f)
@@ -1403,7 +1416,7 @@ _LAST: list = [None]
 
 def _scan_code(code: str, lang: str | None) -> list:
     out = None
-    if lang in (None, "python") and _AST_HINT.search(code):
+    if lang in (None, "python") and "(" in code and _AST_HINT.search(code):  # (Python acts through calls)
         from core.policy._pyast import read_python
 
         out = read_python(code, lang)
@@ -1412,3 +1425,10 @@ def _scan_code(code: str, lang: str | None) -> list:
     if out is None:
         out = scan_linear(code, lang)
     return _finish(out) if out else out
+
+
+# the name scans are compiled once, at import (a first request must not pay some 30 ms for them)
+for _lang in (None, "python", "node", "ruby", "perl", "php", "lua", "awk", "tcl", "r", "julia", "java"):
+    _lang_tables(_lang)
+_lang_tables(None, True)
+del _lang
