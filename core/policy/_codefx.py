@@ -17,6 +17,7 @@ tied to a socket, or what it receives (or any command
 built at run time) run
 a web client's response run as code or commands            HIGH       ``code.download_exec``
 a connection alone                                          LOW        ``code.connect``
+code longer than the scan reads (64 KiB)                    MEDIUM     ``code.too_long``
 ==========================================================  =========  ====================================
 
 Reasons are short enough for a phone: "python code starts a remote shell to 203.0.113.7:4444 (stdin/stdout
@@ -116,6 +117,8 @@ def apply_code_effects(r, effects: list, ctx, acc, lang: str | None = None, max_
             received.append(val)
         elif kind == "run_dynamic":
             dynamic.append(val)
+        elif kind == "too_long":
+            acc.add(M, "code.too_long", f"{who} too long to read fully ({int(val) // 1024} KiB)")
     sockets = [c for c in conns if not (c and "://" in c)]  # (web clients: "https://host")
     webs = [c for c in conns if c and "://" in c]
     if webs and received and not sockets and not listens:

@@ -39,6 +39,7 @@ kind                  value, and the shapes that produce it
 ``run_received``      it runs (as a command or as code) what a socket received (the call): ``exec(s.recv(1024))``,
                       ``IO.popen(c.gets)``, awk ``c |& getline`` after ``s |& getline c``
 ``run_dynamic``       it runs a command or code that is not a literal (the call): ``os.system(cmd)``
+``too_long``          the text is longer than :data:`MAX_CODE_SCAN` (its length): only its start was read
 ====================  ==============================================================================================
 
 Python (``lang`` "python", or None for code of unknown language) is read with :mod:`ast` and a little data
@@ -777,8 +778,9 @@ def received_names(code: str) -> set:
             a = _AFTER_GETS.match(code, m.end())
             if a:
                 out.add(a.group(1))  # tcl: gets $s VAR
-        start = max(code.rfind(";", 0, m.start()), code.rfind("\n", 0, m.start()), code.rfind("(", 0, m.start()),
-                    code.rfind("{", 0, m.start()), m.start() - 120)
+        lo = max(0, m.start() - 120)
+        start = max(code.rfind(";", lo, m.start()), code.rfind("\n", lo, m.start()),
+                    code.rfind("(", lo, m.start()), code.rfind("{", lo, m.start()), lo - 1)
         seg = code[start + 1:m.start()]
         ops = [o for o in _ASSIGN_OP.finditer(seg) if not (
             o.group() == "=" and o.start() and seg[o.start() - 1] in "=!<>~+-*/%&|^.:")]
@@ -956,7 +958,7 @@ def _call_effect(sc: _Scan, name: str, how: str, window: str, paren: bool, lang,
         out.append(("connect", _show_addr(host, port)))
     elif how in ("listen", "listen_n", "bind"):
         host, port = _addr_of(toks, ports=how != "listen_n" and not (
-            lang is None and all(k != "n" or int(v) <= 128 for k, v in toks if k == "n")))
+            lang is None and all(not v.isdigit() or int(v) <= 128 for k, v in toks if k == "n")))
         if how == "bind" and not port:
             return
         out.append(("listen", _show_addr(host, port)))
@@ -1070,6 +1072,12 @@ _AWK_TOKENS = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|\bsystem\s*\(|\|&|\||\bgetline
 _AWK_PRINT = re.compile(r"\bprintf?\b")
 
 
+def _statement_start(code: str, i: int) -> int:
+    """The position before the awk statement holding ``i`` (looked for at most 400 characters back)."""
+    lo = max(0, i - 400)
+    return max(code.rfind(";", lo, i), code.rfind("{", lo, i), code.rfind("\n", lo, i), lo - 1)
+
+
 def _scan_awk(code: str, sc: _Scan) -> list:
     """awk: ``system("…")`` and ``print | "…"`` and ``"…" | getline`` run commands (literal: ``shell``;
     a variable: run_dynamic, or run_received when it holds a line read from a network file), ``print > "f"``
@@ -1106,8 +1114,7 @@ def _scan_awk(code: str, sc: _Scan) -> list:
                     if var and var not in socket_vars:
                         out.append(("run_received" if var in sc.received else "run_dynamic", "getline"))
             else:
-                line_start = max(code.rfind(";", 0, m.start()), code.rfind("{", 0, m.start()),
-                                 code.rfind("\n", 0, m.start()))
+                line_start = _statement_start(code, m.start())
                 if not _AWK_PRINT.search(code, line_start + 1, m.start()):
                     continue  # `||`, a regex alternative …
                 if after.startswith('"'):
@@ -1126,8 +1133,7 @@ def _scan_awk(code: str, sc: _Scan) -> list:
             if mm:
                 out.append(("read", mm.group(1)))
         elif tok in (">", ">>"):
-            line_start = max(code.rfind(";", 0, m.start()), code.rfind("{", 0, m.start()),
-                             code.rfind("\n", 0, m.start()))
+            line_start = _statement_start(code, m.start())
             if not _AWK_PRINT.search(code, line_start + 1, m.start()):
                 continue  # a comparison
             j = m.end()
@@ -1373,6 +1379,7 @@ def scan_linear(code: str, lang: str | None = None) -> list:
     """The linear scan alone (text that does not parse as Python, and the other languages)."""
     out = []
     sc = None
+    reads = None  # whether the code reads a socket or stream anywhere (asked once)
     for e in (_scan_calls(code, lang) if lang != "awk" else ()):  # (awk's calls: :func:`_scan_awk`)
         m = _BARE_VAR.fullmatch(e[1]) if e[0] == "shell" else None
         if e[0] == "shell" and not m and ("$" in e[1] or "#{" in e[1]):
@@ -1384,7 +1391,9 @@ def scan_linear(code: str, lang: str | None = None) -> list:
             # `$_`, `#{cmd}`: a command decided at run time (what a socket received, in `while(<$c>)`)
             sc = sc or _Scan(code)
             name = m.group(1) or m.group(2) or "_"
-            got = name in sc.received or (name == "_" and _RECV_WORD.search(code) is not None)
+            if reads is None:
+                reads = _RECV_WORD.search(code) is not None
+            got = name in sc.received or (name == "_" and reads)
             out.append(("run_received" if got else "run_dynamic", "`…`"))
         else:
             out.append(e)
@@ -1405,7 +1414,13 @@ def scan_code(code: str, lang: str | None = None) -> list[tuple[str, object]]:
     last = _LAST[0]
     if last is not None and last[1] == lang and (last[0] is code or last[0] == code):
         return last[2]  # the same text again (the action handlers ask first, then read it)
-    out = _scan_code(code, lang)
+    try:
+        out = _scan_code(code, lang)
+    except Exception:  # (a bug must not make the classifier raise: fall back to the first, simplest scan)
+        try:
+            out = _finish(_scan_calls(code, lang))
+        except Exception:
+            out = []
     _LAST[0] = (code, lang, out)
     return out
 
@@ -1415,6 +1430,9 @@ _LAST: list = [None]
 
 
 def _scan_code(code: str, lang: str | None) -> list:
+    if len(code) > MAX_CODE_SCAN:
+        # the first MAX_CODE_SCAN characters are read; the rest is not (and says so)
+        return _finish([("too_long", len(code))] + _scan_code(code[:MAX_CODE_SCAN], lang))
     out = None
     if lang in (None, "python") and "(" in code and _AST_HINT.search(code):  # (Python acts through calls)
         from core.policy._pyast import read_python

