@@ -25,7 +25,7 @@ def clear_caches(policy: Policy | None = None) -> None:
     from core.policy import _paths, _pycode
 
     _paths._MEMO.clear()
-    _pycode._LAST[0] = None
+    _pycode._MEMO.clear()
     clear_crisis()
     if policy is not None:
         policy._action_cache.clear()

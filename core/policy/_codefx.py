@@ -147,7 +147,9 @@ def apply_code_effects(r, effects: list, ctx, acc, lang: str | None = None, max_
             to = f" to {_show(dest, 40)}" if dest else ""
             _add(acc, H, "code.secret_send", f"{who} sends a secret over the network ({path}{to})")
         else:
-            _add(acc, M, "code.secret_read", f"{who} reads {path} (secrets) into the agent's context")
+            cls = P.classify_path(secrets[0], ctx.cwd, ctx.ws, ctx.user)
+            what = P.label(cls) if cls in (P.SENSITIVE, P.ENV) else "secrets"
+            _add(acc, M, "code.secret_read", f"{who} reads {path} ({what}) into the agent's context")
     if listens:
         addr = next((x for x in listens if x), None)
         at = f" on {_show(addr, 40)}" if addr else ""

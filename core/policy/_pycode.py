@@ -1411,9 +1411,10 @@ def scan_code(code: str, lang: str | None = None) -> list[tuple[str, object]]:
     """
     if not code:
         return []
-    last = _LAST[0]
-    if last is not None and last[1] == lang and (last[0] is code or last[0] == code):
-        return last[2]  # the same text again (the action handlers ask first, then read it)
+    key = (lang, code)
+    hit = _MEMO.get(key) if len(code) <= MEMO_TEXT else None
+    if hit is not None:
+        return hit  # the same text again (the action handlers ask first, then read it; agents repeat snippets)
     try:
         out = _scan_code(code, lang)
     except Exception:  # (a bug must not make the classifier raise: fall back to the first, simplest scan)
@@ -1421,12 +1422,18 @@ def scan_code(code: str, lang: str | None = None) -> list[tuple[str, object]]:
             out = _finish(_scan_calls(code, lang))
         except Exception:
             out = []
-    _LAST[0] = (code, lang, out)
+    if len(code) <= MEMO_TEXT:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = out
     return out
 
 
-#: the last text read and its effects (:func:`core.policy.clear_caches` forgets it); callers do not change lists
-_LAST: list = [None]
+#: texts read and their effects, up to MEMO_SIZE texts of at most MEMO_TEXT characters
+#: (:func:`core.policy.clear_caches` forgets them); callers do not change the lists returned
+_MEMO: dict = {}
+MEMO_SIZE = 512
+MEMO_TEXT = 8192
 
 
 def _scan_code(code: str, lang: str | None) -> list:
