@@ -9,7 +9,9 @@ Module map (private):
     ``_paths``   path classes (home, system directories, sensitive and .env files, devices);
     ``_overflow`` text past the shell reader's work budget, scanned loosely (it can only raise the tier);
     ``_sql``     SQL statement splitter and classifier;
-    ``_pycode``  inline Python calls (os.system, subprocess, shutil.rmtree …);
+    ``_pycode``  inline code in any language: the effects it has (commands, writes, reads, sockets …);
+    ``_pyast``   inline Python read with ``ast`` and a little data flow (for ``_pycode``);
+    ``_codefx``  the tiers of those effects (remote shells, listeners, secret reads …);
     ``_actions`` action names read as words;
     ``_policy``  the classifier tying them together.
 """
@@ -21,9 +23,10 @@ def clear_caches(policy: Policy | None = None) -> None:
     """Forget every memo of the classifier (path classes, the crisis detector's caches and, given a
     ``policy``, its action tables), so the next call pays a never-seen request's full cost (benchmarks)."""
     from core.crisis import clear_caches as clear_crisis
-    from core.policy import _paths
+    from core.policy import _paths, _pycode
 
     _paths._MEMO.clear()
+    _pycode._MEMO.clear()
     clear_crisis()
     if policy is not None:
         policy._action_cache.clear()

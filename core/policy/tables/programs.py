@@ -134,12 +134,16 @@ INTERPRETERS = {
     "groovy": ("e", frozenset()), "julia": ("e", frozenset()), "elixir": ("e", frozenset()),
     "bun": ("ep", frozenset()), "ipython": ("c", frozenset()), "ipython3": ("c", frozenset()),
     "irb": ("", frozenset("rI")), "jshell": ("", frozenset()), "swift": ("e", frozenset()),
+    "R": ("e", frozenset("f")), "expect": ("c", frozenset("fD")), "jrunscript": ("e", frozenset("lfq")),
+    "jjs": ("", frozenset()), "wish": ("", frozenset()),
 }
 #: the language of each interpreter's inline code (for the calls :mod:`core.policy._pycode` reads)
 INTERPRETER_LANGS = {
     "python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
     "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "deno": "node", "bun": "node",
     "php": "php", "lua": "lua", "luajit": "lua", "ipython": "python", "ipython3": "python", "irb": "ruby",
+    "tclsh": "tcl", "wish": "tcl", "expect": "tcl", "Rscript": "r", "R": "r", "julia": "julia",
+    "groovy": "java", "jshell": "java", "jrunscript": "java", "jjs": "java",
 }
 #: modules that serve on the network when run (``python3 -m http.server``): listeners (tiers.md v3.2)
 LISTENING_MODULES = frozenset(("http.server", "SimpleHTTPServer", "CGIHTTPServer", "pyftpdlib", "smtpd", "aiosmtpd",

@@ -109,7 +109,7 @@ HELD = [
     ("gdb -batch -ex 'set environment LD_PRELOAD=/var/tmp/hook.so' -ex run --args /usr/bin/passwd", M, None),
     ("lldb -o 'platform shell rm -rf ~'", C, None),
     # inline code in other languages
-    ("jrunscript -e 'exec(\"/bin/sh -c id\")'", M, "args.inline_code"),
+    ("jrunscript -e 'exec(\"/bin/sh -c id\")'", M, None),
 ]
 
 EVERYDAY = [

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from core.policy import _paths as P
 from core.policy import tables as T
+from core.policy._codefx import apply_code_effects
 from core.policy._pycode import code_runs_data, scan_code
 from core.policy.shell.common import show
 from core.policy.shell.effects.arguments import served_dir
@@ -194,22 +195,8 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
 
 
 def _scan_code(r, code: str, ctx, acc, lang: str | None = None):
-    for kind, val in scan_code(code, lang):
-        if kind == "shell":
-            r.run_text(val, ctx, acc)
-        elif kind == "argv":
-            if ctx.depth < MAX_DEPTH:
-                c = ctx.child(deeper=True)
-                r.run_argv(list(val), [None] * len(val), c, acc, None)
-        elif kind == "rmtree":
-            if val is None:
-                acc.add(H, "code.rmtree.unknown", "recursive delete (in code) of a path unknown until run time")
-            else:
-                r.delete_path(val, 1, ctx, acc)
-        elif kind == "delete":
-            r.delete_path(val, 0, ctx, acc)
-        elif kind == "write":
-            r.write_path(val, ctx, acc, "code writes")
+    """Inline code's effects (:func:`core.policy._pycode.scan_code`) at their tiers (:mod:`core.policy._codefx`)."""
+    apply_code_effects(r, scan_code(code, lang), ctx, acc, lang, max_depth=MAX_DEPTH)
 
 
 def h_interp(r, prog, args, metas, ctx, acc, stdin):

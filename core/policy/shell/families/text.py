@@ -46,6 +46,8 @@ def h_awk(r, prog, args, metas, ctx, acc, stdin):
         files = o.pos[1:]
         acc.add(S, "shell.awk", f"{prog} (read-only)")
     r.read_secret_check(prog, files, ctx, acc)
+    if code:
+        r.scan_code(code, ctx, acc, "awk")  # sockets, listeners, reads (and the commands read again below)
     k = 0
     start = 0
     while k < 32:
