@@ -138,7 +138,7 @@ def is_sensitive(p: str) -> bool:
     """A sensitive file of the policy (``~/.ssh/*``, start-up and credential files); not ``.env``."""
     rest = home_rest(p)
     if rest:
-        if rest in T.SENSITIVE_HOME_FILES:
+        if rest in T.SENSITIVE_HOME_FILES or rest.rstrip("/") in _SENSITIVE_PARENTS:
             return True
         for d in T.SENSITIVE_HOME_DIRS:
             if rest == d or rest.startswith(d + "/"):
@@ -148,6 +148,12 @@ def is_sensitive(p: str) -> bool:
             return _glob_matches_any(rest, T.SENSITIVE_HOME_FILES) or _glob_matches_any(
                 rest, [d + "/x" for d in T.SENSITIVE_HOME_DIRS])
     return False
+
+
+#: directories under the home that hold a sensitive file (``.aws`` holds ``.aws/credentials``): copying, archiving
+#: or sending one sends the file
+_SENSITIVE_PARENTS = frozenset(f.rsplit("/", k)[0] for f in T.SENSITIVE_HOME_FILES for k in range(1, f.count("/") + 1)
+                               if "/" in f) - {".config", ".local", ".local/share", ".cargo", ".gem"}
 
 
 def _glob_matches_any(pat: str, names) -> bool:
@@ -176,6 +182,13 @@ def is_secret_read(p: str) -> bool:
         return False
     if is_private_key_name(p.rsplit("/", 1)[-1]):
         return True
+    if p.startswith("../"):
+        # above the working directory: where it lands is unknown, so what its name says counts
+        # (../../../etc/shadow is /etc/shadow wherever the climb starts)
+        tail = p
+        while tail.startswith("../"):
+            tail = tail[3:]
+        return bool(tail) and p.count("../") >= 2 and is_secret_read("/" + tail)
     if p[0] != "/":
         return False
     if p in T.SECRET_READ_FILES:

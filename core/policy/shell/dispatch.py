@@ -146,6 +146,9 @@ class Dispatch:
                     self.run_text(ctx.written[key], ctx, acc)
                 if w0.startswith("/etc/init.d/") or w0.startswith("/etc/rc.d/"):
                     return INIT_SCRIPT_HANDLER(self, "service", [prog] + argv[1:], metas, ctx, acc, stdin)
+            if prog == "command" and len(argv) > 1 and argv[1] in ("-v", "-V"):
+                acc.add(S, "shell.read_only", "command -v (looks a program up)")
+                return OTHER
             wrap = T.WRAPPERS.get(prog)
             if wrap is not None:
                 rest, rmetas = self._peel(prog, wrap, argv, metas, ctx, acc)

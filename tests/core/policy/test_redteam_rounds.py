@@ -15,7 +15,8 @@ from redteam import DATA_DIR, load, measure  # noqa: E402
 
 #: round -> (share of techniques held, share of everyday commands auto-approved) it must keep
 FLOORS = {
-    "round1.jsonl": (0.96, 0.99),
+    "round1.jsonl": (0.99, 0.99),  # measured before tuning: 88.4 % held, 98.1 % approved (49.1 % held before v3.2)
+    "round2.jsonl": (0.99, 0.99),  # measured before tuning: 96.2 % held, 99.7 % approved (53.7 % before v3.2)
 }
 
 

@@ -67,6 +67,9 @@ HOST_OPTION_WORDS = frozenset(("h", "host", "hostname", "server", "remote", "con
 #: option names whose value is a directory a server serves
 SERVE_OPTION_WORDS = frozenset(("directory", "dir", "docroot", "document-root", "root", "webroot", "serve",
                                 "public", "static", "t", "d", "h"))
+#: options whose value is a local file a program reads to process or send (with a destination: what it sends)
+_INPUT_OPTIONS = frozenset(("i", "input", "in", "infile", "input-file", "file", "upload", "upload-file", "attach",
+                            "attachment", "data", "post-file", "body-file", "t"))
 #: options whose value is prose for people (a commit message, a title): not read for shells or paths
 PROSE_OPTIONS = frozenset(("-m", "--message", "--title", "--body", "--subject", "--description", "--comment",
                            "--notes", "--summary", "--reason", "--msg", "-F", "--text"))
@@ -89,13 +92,13 @@ _RELAY_LISTEN = re.compile(r"(?i)(?<![\w-])(?:tcp[46]?|udp[46]?|sctp[46]?|openss
                            r"recvfrom|recv)\b")
 #: bind-all addresses: as an argument, an option value or before a port (``--host 0.0.0.0``, ``[::]:8000``,
 #: ``tcp://0.0.0.0:2375``)
-_BIND_ALL = re.compile(r"(?:^|[=@\s]|://)(?:(?:0\.0\.0\.0|::|\[::\])(?::\d{1,5})?|\*:\d{1,5})/?$")
+_BIND_ALL = re.compile(r"(?:^|[=@\s]|://)(?:(?:0\.0\.0\.0|::|\[::\])(?::\d{1,5})?|\*:\d{1,5})(?:/\S*)?$")
 _LOOPBACK = ("127.", "localhost", "::1", "[::1]", "0.0.0.0")
 _NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=True))
 #: a shell or interpreter started inside an argument: at its start or after `!`, `:!`, `|`, `=`, `:`, a quote,
 #: a bracket, `;`, `,` (``EXEC:'bash -li'``, ``!sh``, ``system("/bin/sh")``, ``--pre=sh``); an absolute path to
 #: one anywhere (``spawn /bin/sh``). Not a bare name after a blank: in prose ("fix the bash script") it is data.
-_SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
+_SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[%])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
                        r")(?=$|[\s'\"),;`&|}\]])|(?<=\s)(" + _NAMES + r")(?=\s+-[cil]+\b)")
 #: capabilities that let a program act as root (``setcap cap_setuid+ep FILE``, ``capsh --caps=…``)
 PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
@@ -108,7 +111,7 @@ _HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:" 
 _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keytab|opasswd|passwd|letsencrypt|pki|"
                            r"wireguard|ipsec|\.ssh|krb5|\.(?:key|p12|pfx|jks|keystore|ppk|pem)$|(?:^|/)id_")
 #: the same for a program no handler reads: an argument with blanks, quotes or brackets may be code or a command
-_HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"(]""")
+_HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"({\\]""")
 #: the words inside an argument that holds a command or code (``'script import os; os.system("cat /etc/shadow")'``)
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
 
@@ -167,7 +170,7 @@ def shell_named(word: str) -> tuple[str, str] | None:
         return None  # (`knife node list`: an interpreter's bare name as a word is a noun; a shell's is a start)
     start = m.start(g)
     # the path before the name belongs to the command (`/bin/sh -i`)
-    while start > 0 and word[start - 1] not in "!|=: '\"(`;,{[":
+    while start > 0 and word[start - 1] not in "!|=: '\"(`;,{[%":
         start -= 1
     # the command ends where what opened it closes: a quote, a bracket; after `=`/`:` at a comma (socat's
     # EXEC:bash -li,pty); at the start of the word it is the whole word
@@ -262,10 +265,6 @@ def _path_class(r, word: str, ctx) -> str | None:
     return r.pclass(word, ctx)
 
 
-def _secretish(word: str, cls: str | None, ctx) -> bool:
-    return cls in (P.SENSITIVE, P.ENV) or (cls is not None and P.is_secret_read(P.normalize(word, ctx.cwd)))
-
-
 def _values(a: str, inner: bool) -> list:
     """The words an argument may name things with: itself, the value after ``=`` or after an option's ``:``
     (``-javaagent:/x.jar``), ``@file``, the parts of a relay address (``EXEC:…``, ``OPEN:/etc/shadow``), and
@@ -280,10 +279,13 @@ def _values(a: str, inner: bool) -> list:
         out.append(a[2:])  # a short option's attached value (-o/etc/cron.d)
     if a[:1] == "@":
         out.append(a[1:])
-    if ":" in a and a[:1].isalpha():
+    if a[:7] == "file://":
+        out.append(a[7:] or "/")  # (a file URL names a local file: lynx -dump file:///etc/shadow)
+    elif ":" in a and a[:1].isalpha() and "://" not in a:
         head, _, rest = a.partition(":")
         if head.replace("-", "").isalpha() and len(head) <= 16:
-            out.extend(p for p in (rest.split(",")[:4] if rest[:1] != "/" else [rest.split(",", 1)[0]]) if p)
+            parts = rest.split(",")[:4] if rest[:1] != "/" else [rest.split(",", 1)[0]]
+            out.extend(p[1:] if p[:1] == "@" else p for p in parts if p)  # (label:@/etc/shadow reads the file)
     if inner and (" " in a or "(" in a) and len(a) < 4096:
         out.extend({w: None for w in _INNER_WORDS.findall(a)[:48] if len(w) > 1})
     return out
@@ -343,6 +345,15 @@ def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
     for a in args[:MAX_ARGS]:
         if work <= 0:
             break
+        if f.listen is None and a[:1] == "-" and "isten" in a and not a.lower().startswith((
+                "--no-listen", "--disable")):
+            if "=" in a:
+                v = a.split("=", 1)[1].lower()
+            else:
+                k = args.index(a)
+                v = args[k + 1].lower() if k + 1 < len(args) and args[k + 1][:1] != "-" else ""
+            if v not in ("false", "no", "0", "off") and not v.startswith(_LOOPBACK):
+                f.listen = a  # (--rpc-listen-all=true, --listen ADDR, -listen 1: a server)
         if not a or hint.search(a) is None or prev_opt in PROSE_OPTIONS:
             prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
             continue
@@ -386,6 +397,9 @@ def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
                 f.net = network_destination(v)
             if f.listen is None and _maybe_listen(v) and listening(v):
                 f.listen = v
+            elif inner and f.sent is None and valued and cls in (P.WORKSPACE, P.OTHER) and "." in v and (
+                    v is not a or not is_opt) and _option_name(a if is_opt else prev_opt) in _INPUT_OPTIONS:
+                f.sent = v  # (ffmpeg -i ./demo.mp4 … udp://HOST: what it streams)
         if inner and f.net is None and not is_opt and prev_opt and _option_name(prev_opt) in HOST_OPTION_WORDS and (
                 "." in a or a.isalpha()) and not a.startswith(_LOOPBACK):
             f.net = a[:60]
@@ -456,14 +470,16 @@ def fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
     if stdin is None:
         return
     if type(stdin) is FileInput:
+        path = stdin.path
+        secret = r.is_secret_path(path, ctx)
         if f is not None and f.net is not None:
-            path = stdin.path
-            cls = _path_class(r, path, ctx) or r.pclass(path, ctx)
-            if _secretish(path, cls, ctx):
+            if secret:
                 acc.add(H, "args.secret_send", f"{prog} is fed {_show(path)} (secret) and given {_show(f.net)}: "
                                                f"it may send the secret over the network")
             else:
                 acc.add(M, "args.upload", f"{prog} is fed {_show(path)} and given {_show(f.net)}: it may send it")
+        elif secret:
+            acc.add(M, "args.secret_read", f"{prog} is fed {_show(path)} (secret): it reads it")
     elif type(stdin) is TextInput and stdin.text.strip():
         text = stdin.text[:8192]
         facts = argument_facts(r, [text], ctx, inner=True)

@@ -30,6 +30,7 @@ from core.policy.shell.effects.arguments import (
     fed,
     listening,
     read_only_secrets,
+    served_dir,
 )
 from core.policy.shell.effects.options import ex_line_effects
 from core.policy.shell.state import MARK, SECRET, TextInput, is_downloaded
@@ -55,6 +56,11 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
     if known == READ_ONLY:
         if args:
             read_only_secrets(r, prog, args, ctx, acc)
+            if "-" in "".join(a[:1] for a in args[:MAX_ARGS]):
+                f = argument_facts(r, args, ctx, inner=False)
+                if f.output is not None:  # (sar -o /etc/cron.hourly/x: a read-only program that writes a file)
+                    acc.add(H, "args.system_write", f"{prog} -{'-' if len(f.output[0]) > 1 else ''}{f.output[0]} "
+                                                    f"writes into {_show(f.output[1])} (inside a system directory)")
         return
     if known == UNKNOWN:
         if args:
@@ -115,6 +121,9 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
         kind = entry.subcommands.get(pos[0])
         if kind == "command" and len(pos) > 1:
             r.run_argv(pos[1:], [None] * (len(pos) - 1), ctx, acc, stdin)  # (uv run CMD, cabal exec CMD …)
+        elif kind == "listen":
+            served = next((p for p in pos[1:4] if p[:1] in "/~"), None)  # (rclone serve http /: what it serves)
+            served_dir(r, f"{prog} {pos[0]}", ["--directory", served] if served else [], ctx, acc)
         elif handled:
             pass
         elif kind == "upload" and len(pos) > 1:

@@ -85,8 +85,8 @@ class SecretEffects:
             cls = self.pclass(f, ctx)
             if cls in (P.SENSITIVE, P.ENV):
                 acc.add(M, "shell.secret_read", f"{prog} reads {show(f)} ({P.label(cls)}) into the agent's context")
-            elif P.is_secret_read(f):
-                acc.add(M, "shell.secret_read", f"{prog} reads {f} (secrets) into the agent's context")
+            elif P.is_secret_read(f) or (MARK not in f and P.is_secret_read(P.normalize(f, ctx.cwd))):
+                acc.add(M, "shell.secret_read", f"{prog} reads {show(f)} (secrets) into the agent's context")
 
     def secret_flow(self, prog, args, metas, stdin, ctx, acc, out):
         """Secret file contents flowing through a command: into a network sender it is HIGH; otherwise
@@ -126,7 +126,7 @@ class SecretEffects:
         if not f or MARK in f:
             return False
         cls = self.pclass(f, ctx)
-        return cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f)
+        return cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f) or P.is_secret_read(P.normalize(f, ctx.cwd))
 
     def sends_secret(self, prog: str, f: str, ctx: Ctx, acc: Acc) -> None:
         """``prog`` sends the file ``f`` (``@f`` as curl spells it) over the network: HIGH when it is a secret."""

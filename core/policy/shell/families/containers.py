@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from core.policy import _paths as P
 from core.policy import tables as T
-from core.policy.shell.common import prod_in
+from core.policy.shell.common import prod_in, show
 from core.policy.shell.families import handlers
 from core.policy.shell.options import _global_readings, first_value, getopts
 from core.policy.shell.state import MARK, OTHER, SECRET, Acc
@@ -78,6 +78,9 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
         cpos = [a for a in rest if a[:1] != "-"]
         if len(cpos) >= 2 and ":" not in cpos[-1].split("/", 1)[0] and cpos[-1] != "-":
             r.write_path(cpos[-1], ctx, acc, f"{prog} cp writes")  # from a container onto the host
+            src = cpos[0].split(":", 1)[1] if ":" in cpos[0] else ""
+            if src and r.is_secret_path(src, ctx):  # (a container's secrets copied out)
+                acc.add(M, "shell.secret_read", f"{prog} cp copies {show(src)} (secrets) out of the container")
     if sub in ("run", "create") and obj in (None, "container"):
         return _docker_run(r, prog, rest, ctx, acc)
     if sub == "exec" and obj in (None, "container"):

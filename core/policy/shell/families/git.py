@@ -11,6 +11,7 @@ verdict to raise, ``stdin`` the pipeline value it reads; it returns what it prin
 
 from __future__ import annotations
 
+from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
 from core.policy.shell.effects.arguments import served_dir
@@ -122,6 +123,16 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         served = [a.split("=", 1)[1] for a in rest if a.startswith("--base-path=")] + [
             a for a in rest if a[:1] != "-"]
         served_dir(r, f"git {sub}", ["--directory", served[0]] if served else [], ctx, acc)
+    if sub in ("clone", "init", "worktree") and rest:
+        # the directory it creates (git clone URL DIR, git init DIR): a write there
+        cpos = [a for k, a in enumerate(rest) if a[:1] != "-" and not (
+            k and rest[k - 1] in ("-b", "--branch", "-o", "--origin", "--depth", "-c", "--config", "--reference",
+                                  "--separate-git-dir", "-u", "--upload-pack", "--template", "--filter", "-j"))]
+        if sub == "worktree":
+            cpos = cpos[1:] if cpos[:1] == ["add"] else []
+        dest = cpos[1] if sub == "clone" and len(cpos) > 1 else (cpos[0] if sub != "clone" and cpos else None)
+        if dest and MARK not in dest and r.pclass(dest, ctx) in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE):
+            r.write_path(dest, ctx, acc, f"git {sub} writes into")
     if sub == "config":
         cpos = [a for a in rest if not a.startswith("-")]
         if len(cpos) >= 2:

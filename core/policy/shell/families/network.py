@@ -286,6 +286,11 @@ def h_downloader(r, prog, args, metas, ctx, acc, stdin):
             name = u.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
             if name:
                 ctx.downloaded.add(P.normalize(name, ctx.cwd))
+    pos = [a for a in args if a[:1] != "-" and "://" not in a]
+    if opts == () and pos:  # (lwp-download URL FILE: the operand after the URL is the file written)
+        r.write_path(pos[-1], ctx, acc, f"{prog} downloads into")
+        if len(ctx.downloaded) < 64:
+            ctx.downloaded.add(P.normalize(pos[-1], ctx.cwd))
     acc.add(L, "shell.http.download", f"{prog} downloads to a file")
     return OTHER
 
