@@ -24,9 +24,12 @@ def clear_caches(policy: Policy | None = None) -> None:
     ``policy``, its action tables), so the next call pays a never-seen request's full cost (benchmarks)."""
     from core.crisis import clear_caches as clear_crisis
     from core.policy import _paths, _pycode
+    from core.policy.shell.effects import arguments
 
     _paths._MEMO.clear()
+    _paths.is_secret_read.cache_clear()
     _pycode._MEMO.clear()
+    arguments.clear_caches()
     clear_crisis()
     if policy is not None:
         policy._action_cache.clear()

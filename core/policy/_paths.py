@@ -8,6 +8,7 @@ a part whose value is not known until run time (an unknown variable or command s
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from core.policy import tables as T
 
@@ -174,6 +175,7 @@ def is_private_key_name(base: str) -> bool:
     return base.endswith(".pem") and ("privkey" in base or base.endswith("key.pem") or "private" in base)
 
 
+@lru_cache(maxsize=4096)
 def is_secret_read(p: str) -> bool:
     """A file whose contents are secrets outside the sensitive and ``.env`` files (``/etc/shadow``, TLS private
     keys, ``/run/secrets/…``, ``/proc/N/environ``, private keys by name anywhere): table SECRET_READ_FILES,

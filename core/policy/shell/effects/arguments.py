@@ -116,6 +116,7 @@ _HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"({\\]""")
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
 
 
+@lru_cache(maxsize=4096)
 def network_destination(word: str) -> str | None:
     """The network destination a word names (``https://x``, ``203.0.113.7``, ``host.example.net:9001``,
     ``user@host.example.org``, ``/dev/tcp/HOST/PORT``, ``TCP:HOST:PORT``, ``//host/share``), or None; loopback
@@ -147,10 +148,12 @@ def network_destination(word: str) -> str | None:
     return dest[:60]
 
 
+@lru_cache(maxsize=4096)
 def listening(word: str) -> bool:
     return _RELAY_LISTEN.search(word) is not None or _BIND_ALL.search(word) is not None
 
 
+@lru_cache(maxsize=4096)
 def shell_named(word: str) -> tuple[str, str] | None:
     """A shell or interpreter started by a word (``/bin/sh``, ``EXEC:'bash -li'``, ``!sh``, ``:!bash``,
     ``system("/bin/sh")``, ``--on-download-complete=sh``): (its name, the command text from it), or None."""
@@ -235,6 +238,10 @@ class Facts:
     def __init__(self) -> None:
         self.secret = self.system = self.output = self.shell = self.net = self.listen = self.served = None
         self.sent = None
+
+
+#: the facts of arguments that name nothing (shared; never changed)
+_NO_FACTS = Facts()
 
 
 def _option_name(a: str) -> str:
@@ -332,7 +339,51 @@ def read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
         r.read_secret_check(prog, files, ctx, acc)
 
 
+#: argument_facts of recent commands: (args, inner, cwd, workspace, user) -> Facts (agents repeat commands)
+_FACTS: dict = {}
+
+
+def clear_caches() -> None:
+    """Forget the memos of this module (benchmarks time never-seen commands)."""
+    _FACTS.clear()
+    network_destination.cache_clear()
+    listening.cache_clear()
+    shell_named.cache_clear()
+    _is_output_option.cache_clear()
+
+
+#: cheap test for a program a handler reads: arguments with none of these name nothing the rules below read
+#: for it (a secret, a system path, a listening address, a shell given as an option's value)
+_HANDLED_HINT = re.compile(
+    r"shadow|sudoers|environ|secret|private|ssh_host|keytab|passwd|credential|token|letsencrypt|pki|wireguard|"
+    r"ipsec|krb5|\.env|\.ssh|\.gnupg|\.aws|\.kube|\.docker|\.azure|\.oci|\.netrc|\.pgpass|\.npmrc|\.pypirc|"
+    r"\.vault|\.s3cfg|\.boto|\.my\.cnf|\.password-store|keyring|\.config/|\.terraform|rc\b|profile|\.zlogin|"
+    r"\.(?:key|p12|pfx|jks|keystore|ppk|pem)\b|id_(?:rsa|dsa|ecdsa|ed25519|xmss)|\.\./|"
+    r"(?:^|[\s=:@,\x01])(?:/(?:etc|usr|var|boot|bin|sbin|lib|lib32|lib64|libx32|opt|srv|root|sys|proc|dev|home|"
+    r"Users|System|Library|private|run|tmp)\b|~)|0\.0\.0\.0|::|\*:\d|isten|ISTEN|="
+    r"|file:|@/")
+
+
 def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
+    """What ``args`` name (each kind's first example), remembered for the same arguments in the same place
+    (the returned Facts is shared: read it, never change it)."""
+    if ctx.container is not None:
+        return _argument_facts(r, args, ctx, inner)
+    key = (tuple(args[:MAX_ARGS]), inner, ctx.cwd, ctx.ws, ctx.user)
+    f = _FACTS.get(key)
+    if f is None:
+        if not inner and not _HANDLED_HINT.search("\x01".join(key[0])) and (
+                ctx.cwd is None or r.pclass(ctx.cwd, ctx) not in (P.SYSTEM, P.SYSROOT, P.ROOT)):
+            f = _NO_FACTS
+        else:
+            f = _argument_facts(r, args, ctx, inner)
+        if len(_FACTS) > 4096:
+            _FACTS.clear()
+        _FACTS[key] = f
+    return f
+
+
+def _argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
     """What ``args`` name (each kind's first example). ``inner``: the program is one no handler reads: also
     read the words of commands and code given as one argument, every word for shells, and destinations and
     uploads; without it (a handler read the operands) only an option's value names a shell, and a destination

@@ -15,6 +15,8 @@ same under ``policy.programs`` in the config.
 
 from __future__ import annotations
 
+from copy import copy
+
 from core.policy import _knowledge as K
 from core.policy import _paths as P
 from core.policy import tables as T
@@ -67,8 +69,11 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
             f = argument_facts(r, args, ctx, inner=True)
             if f.net is None and entry is not None and entry.connects:
                 # a client names its server as a bare host (`ncftpput HOST DIR FILE`, `telnet HOST`)
-                f.net = next((a for a in args[:MAX_ARGS] if a[:1] not in "-/." and "." in a and "/" not in a and
-                              not a.endswith((".tgz", ".gz", ".zip", ".tar", ".txt", ".log", ".json"))), None)
+                host = next((a for a in args[:MAX_ARGS] if a[:1] not in "-/." and "." in a and "/" not in a and
+                             not a.endswith((".tgz", ".gz", ".zip", ".tar", ".txt", ".log", ".json"))), None)
+                if host is not None:
+                    f = copy(f)
+                    f.net = host
             decide_unknown(r, prog, f, ctx, acc)
             if f.net is not None and any(m is not None and m[0] is SECRET for m in metas[:MAX_ARGS]):
                 acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
@@ -116,6 +121,8 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
     skip = _HANDLED_SKIP if handled else ()
     if handled and (prog in COMMAND_READERS or prog in T.SQL_CLIENTS):
         skip = _HANDLED_SKIP_CODE
+    if handled and not entry.subcommands and not _applies(entry, skip):
+        return False  # (nothing in the entry adds to the handler: sh -c, find -exec, psql -c …)
     pos, _ = read_options(r, prog, entry, args, ctx, acc, stdin, skip)
     if pos and entry.subcommands:
         kind = entry.subcommands.get(pos[0])
@@ -145,6 +152,18 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
             acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")
             return True
     return False
+
+
+_APPLIES: dict = {}
+
+
+def _applies(entry: K.Program, skip: tuple) -> bool:
+    """Whether any option of ``entry`` has a kind not left to the handler (``skip``)."""
+    key = (id(entry), skip)
+    hit = _APPLIES.get(key)
+    if hit is None:
+        hit = _APPLIES[key] = any(not kind.startswith(skip) for kind in entry.options.values())
+    return hit
 
 
 def read_wrapper_options(r, prog: str, entry: K.Program, args: list, ctx, acc, operands_before: int = 0) -> bool:
@@ -183,6 +202,8 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
     to the program's handler); returns the operands and, with ``wrapper``, stops at the first operand past
     ``operands_before`` (``flock FILE -c CMD``) and returns its index (where the command it runs starts)."""
     opts = entry.options
+    if not wrapper and not any(a[:1] == "-" or a[:1] == "+" for a in args[:MAX_ARGS]):
+        return list(args[:MAX_ARGS]), min(len(args), MAX_ARGS)  # (no options: the arguments are the operands)
     pos: list = []
     inplace = False
     skipped = 0
@@ -373,7 +394,7 @@ def read_code(r, code: str, lang: str, ctx, acc, prog: str = "gdb") -> None:
         return
     r.scan_code(code, ctx, acc, lang if lang in _SCANNED_LANGS else None)
     # in any language: the shells, secrets, destinations and listening addresses its words name
-    facts = argument_facts(r, [code[:4096]], ctx, inner=True)
+    facts = copy(argument_facts(r, [code[:4096]], ctx, inner=True))
     facts.system = facts.sent = None  # (paths code merely names: the calls it makes are read above)
     decide_unknown(r, f"{lang} code", facts, ctx, acc)
 
