@@ -1,8 +1,8 @@
 """The overflow scan: text past the shell reader's work budget.
 
-A request may hold up to 32 KiB of shell; the detailed reader (``_lexer`` + ``_shell``) spends a bounded
-amount of work on it (:data:`core.policy._lexer.WORK_UNITS` parser units, :data:`core.policy._shell.MAX_NODES`
-simple commands). Whatever it did not read is scanned here, linearly and loosely, and this scan can only
+A request may hold up to 32 KiB of shell; the detailed reader (:mod:`core.policy.shell`) spends a bounded
+amount of work on it (:data:`core.policy.shell.syntax.WORK_UNITS` parser units,
+:data:`core.policy.shell.state.MAX_NODES` simple commands). Whatever it did not read is scanned here, linearly and loosely, and this scan can only
 RAISE the verdict (fail closed):
 
 * any overflow sets a MEDIUM floor ("too long to read fully");
@@ -153,7 +153,7 @@ def _writes(reader, words: list, ctx, acc, done: set) -> list:
 
 
 def looks_dangerous(a: str) -> bool:
-    """An operand worth keeping when a scanned command is cut short (see ``_shell.looks_dangerous``)."""
+    """An operand worth keeping when a scanned command is cut short (see ``core.policy.shell.dispatch.looks_dangerous``)."""
     return bool(a) and (a[0] in "/~$-" or a.startswith(("of=", "if=")) or MARK in a)
 
 
@@ -169,7 +169,7 @@ def scan_overflow(reader, texts: list, ctx, acc) -> None:
     c = ctx.child()
     sink: list = []
     c.budget = new_budget(units=SCAN_UNITS, nodes=SCAN_COMMANDS)
-    c.budget[1] = sink
+    c.budget.unread = sink
     calls = 0
     seen: set = set()
     seen_cmds: set = set()

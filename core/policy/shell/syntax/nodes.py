@@ -36,16 +36,6 @@ class Budget:
     units: int
     depth: int = 0
 
-    # Positional access, ``budget[1] = sink``: only for core/policy/_overflow.py, whose code this package may not
-    # change (it gives its own scan an unread list); everything else uses the names.
-    _FIELDS = ("nodes", "unread", "units", "depth")
-
-    def __getitem__(self, index: int):
-        return getattr(self, Budget._FIELDS[index])
-
-    def __setitem__(self, index: int, value) -> None:
-        setattr(self, Budget._FIELDS[index], value)
-
 
 def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> Budget:
     """A fresh shared work budget: ``nodes`` simple commands, ``units`` parser units, nothing unread."""
