@@ -24,11 +24,11 @@ LANGS = frozenset((
 ))
 #: option kinds that take a value
 VALUE_KINDS = frozenset(("command", "program", "read", "write", "writedir", "upload", "library", "host",
-                         "servedir"))
+                         "servedir", "uses"))
 #: option kinds that are flags (no value)
 FLAG_KINDS = frozenset(("listen", "bang", "inplace", "attach"))
 INPUT_KINDS = frozenset(("shell", "bang", "sql"))
-OPERAND_KINDS = frozenset(("command", "program"))
+OPERAND_KINDS = frozenset(("command", "program", "uses"))
 SUBCOMMAND_KINDS = frozenset(("listen", "upload", "bang", "command"))
 _KEYS = frozenset(("also", "wraps", "value_opts", "input", "operand", "listens", "connects", "options",
                    "subcommands"))
@@ -63,6 +63,11 @@ class Program:
     connects: bool = False
     options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     subcommands: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def uses(self) -> bool:
+        """Whether some option's value (or the operand) is a file it uses without showing (a key to sign with)."""
+        return self.operand == "uses" or "uses" in self.options.values()
 
     def takes_value(self, opt: str) -> bool:
         """Whether ``opt`` (as typed) takes a value: a value kind, or listed in ``value_opts`` (a ``listen``

@@ -195,10 +195,10 @@ def parse_fx(spec: tuple, args: list):
         if len(a) < 2 or a[0] not in "-+" or a[1].isdigit():
             if len(a) > 1 and a[0] == "-":
                 continue  # -5: an old numeric option
-            if a[0] == "+" and "+" in effects:
+            if a[:1] == "+" and "+" in effects:
                 found.append((effects["+"], "+", a[1:]))
             else:
-                pos.append(a)
+                pos.append(a)  # (an empty argument is an operand too)
             continue
         if a[0] == "+":
             if "+" in effects:

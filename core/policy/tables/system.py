@@ -41,7 +41,7 @@ PARTED_COMMANDS = {
 }
 USER_ADMIN = frozenset(("useradd", "userdel", "usermod", "groupadd", "groupdel", "groupmod", "passwd", "chpasswd",
                         "adduser", "deluser", "addgroup", "delgroup", "visudo", "vipw", "chage", "gpasswd",
-                        "dscl", "sysadminctl"))
+                        "dscl", "sysadminctl", "chsh", "chfn", "vigr", "newusers", "pwconv", "grpconv"))
 FIREWALLS = frozenset(("iptables", "ip6tables", "iptables-legacy", "iptables-nft", "nft", "ufw", "firewall-cmd",
                        "pfctl", "ebtables", "arptables", "iptables-restore", "ip6tables-restore",
                        "iptables-legacy-restore", "iptables-nft-restore"))

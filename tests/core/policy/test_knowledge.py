@@ -176,6 +176,14 @@ def test_examples_are_well_formed_and_name_known_programs() -> None:
 
 
 def test_every_program_has_an_example_that_must_reach_a_human() -> None:
-    held = {row["program"] for row in _examples() if row["expect"] == "hold"}
-    missing = sorted(set(_raw()) - held)
+    """Every entry that says what a program can do has an example of it that must reach a person; an entry that
+    only names what a program uses without showing it (``uses``: a key to sign with) has an everyday one."""
+    rows = _examples()
+    held = {row["program"] for row in rows if row["expect"] == "hold"}
+    everyday = {row["program"] for row in rows if row["expect"] == "auto"}
+    raw = _raw()
+    only_uses = {name for name, e in raw.items() if set((e.get("options") or {}).values()) == {"uses"} and set(e) <= {
+        "options", "value_opts", "also"}}
+    missing = sorted(set(raw) - held - only_uses)
     assert not missing, f"programs without a hold example: {missing}"
+    assert only_uses <= everyday, f"programs without an everyday example: {sorted(only_uses - everyday)}"

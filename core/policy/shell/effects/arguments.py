@@ -38,12 +38,14 @@ MAX_VALUES = 128
 
 #: shells and interpreters whose name in an argument means the program starts them
 SHELL_NAMES = frozenset(T.SHELLS | set(T.INTERPRETERS) | {
+    "guile", "racket", "sbcl", "clisp", "ecl", "csi", "gsi", "chez", "ocaml", "utop", "erl", "iex", "scala",
+    "groovysh", "kotlinc", "bpython", "ptpython", "psysh", "tcl", "jython", "jruby", "rakudo", "raku",
     "tclsh", "wish", "expect", "python2.7", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12",
     "python3.13", "perl5", "php-cli", "php7", "php8", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "busybox-sh",
     "elvish", "xonsh", "ysh", "jshell", "ghci", "irb", "pry",
 })
 #: programs that only name files (a secret path among their operands is not read): read-only metadata tools
-METADATA_READERS = frozenset((T.SECRET_ECHOERS - {"ssh-keygen"}) | {
+METADATA_READERS = frozenset(T.SECRET_ECHOERS | {
     "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum",
     "sum", "lsattr", "namei", "getfacl", "lsof", "fuser", "findmnt", "df", "du", "dust", "duf", "ncdu", "tree",
     "exa", "eza", "lsd", "dir", "vdir", "ll", "la", "type", "whereis", "whatis", "man", "info", "apropos",
@@ -70,6 +72,24 @@ SERVE_OPTION_WORDS = frozenset(("directory", "dir", "docroot", "document-root", 
 #: options whose value is a local file a program reads to process or send (with a destination: what it sends)
 _INPUT_OPTIONS = frozenset(("i", "input", "in", "infile", "input-file", "file", "upload", "upload-file", "attach",
                             "attachment", "data", "post-file", "body-file", "t"))
+#: options whose value a program reads or takes as configuration (``-I/usr/include``, ``-cp /usr/share/java/x.jar``,
+#: ``--prefix=/usr/local``, ``-DCMAKE_INSTALL_PREFIX=/usr``): a system path there is not one it changes
+_READ_OPTION_NAMES = frozenset(("I", "L", "D", "isystem", "iquote", "idirafter", "imacros", "include", "include-path",
+                                "libpath", "library-path", "cp", "classpath", "class-path", "module-path",
+                                "modulepath", "font", "fontdir", "font-path", "fontpath", "sysroot", "rpath", "prefix",
+                                "exec-prefix", "cacert", "capath", "ca-file", "ca-path", "cert", "certfile", "dict",
+                                "dictionary", "template", "templates"))
+#: options and variables that name the interpreter or compiler a program will use later (``--python=…``,
+#: ``-DPython3_EXECUTABLE=…``): an interpreter there is a choice, not one started (a shell still counts)
+_INTERPRETER_CHOICE = ("python", "python-executable", "pythonpath", "interpreter", "executable", "discover",
+                       "compiler", "cc", "cxx", "p", "node", "ruby", "perl")
+#: options whose bare value names a language or dialect (``pygmentize -l bash``, ``shellcheck --shell=bash``)
+_LANGUAGE_OPTIONS = frozenset(("l", "lang", "language", "languages", "lexer", "syntax", "ln", "filetype", "ft",
+                               "dialect", "shell", "s", "highlight"))
+#: programs whose option values are all configuration (a build configured now, installed later)
+_CONFIGURATORS = frozenset(("configure", "cmake", "meson", "qmake", "autoreconf", "ccmake", "scons", "waf"))
+#: directories of programs: an option's value there names a program to use (``--pdf-engine=/usr/bin/xelatex``)
+_BINARY_DIRS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/", "/opt/homebrew/bin/")
 #: options whose value is prose for people (a commit message, a title): not read for shells or paths
 PROSE_OPTIONS = frozenset(("-m", "--message", "--title", "--body", "--subject", "--description", "--comment",
                            "--notes", "--summary", "--reason", "--msg", "-F", "--text"))
@@ -82,6 +102,9 @@ SHELL_SETTING_VARS = ("SHELL=", "CONFIG_SHELL=", "SHELL:=", "shell=")
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/'\"]+")
 _IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.]|\.\d)")
+#: an IPv6 address (at least three groups, with ``::`` or eight groups), bracketed with a port or bare
+_IPV6 = re.compile(r"(?<![\w:])\[?((?:[0-9A-Fa-f]{1,4}:){2,7}:?[0-9A-Fa-f]{0,4}(?:::[0-9A-Fa-f]{1,4})*)\]?(?::\d{1,5})?"
+                   r"(?![\w:])")
 _HOSTPORT = re.compile(r"(?<![\w.-])(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}:\d{1,5}(?!\w)")
 _USERHOST = re.compile(r"(?<![\w.-])[A-Za-z0-9._-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}(?![\w-])")
 _DEVTCP = re.compile(r"/dev/(?:tcp|udp)/([^/\s]+)/(\d+)")
@@ -94,15 +117,30 @@ _RELAY_LISTEN = re.compile(r"(?i)(?<![\w-])(?:tcp[46]?|udp[46]?|sctp[46]?|openss
 #: ``tcp://0.0.0.0:2375``)
 _BIND_ALL = re.compile(r"(?:^|[=@\s]|://)(?:(?:0\.0\.0\.0|::|\[::\])(?::\d{1,5})?|\*:\d{1,5})(?:/\S*)?$")
 _LOOPBACK = ("127.", "localhost", "::1", "[::1]", "0.0.0.0")
-_NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=True))
+_NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=True)) + (
+    r"|(?:python|pypy|perl|ruby|php|lua|tclsh|wish|node)\d+(?:\.\d+)*")  # (python3.14, perl5.36: any version)
 #: a shell or interpreter started inside an argument: at its start or after `!`, `:!`, `|`, `=`, `:`, a quote,
 #: a bracket, `;`, `,` (``EXEC:'bash -li'``, ``!sh``, ``system("/bin/sh")``, ``--pre=sh``); an absolute path to
 #: one anywhere (``spawn /bin/sh``). Not a bare name after a blank: in prose ("fix the bash script") it is data.
 _SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[%])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
                        r")(?=$|[\s'\"),;`&|}\]])|(?<=\s)(" + _NAMES + r")(?=\s+-[cil]+\b)")
 #: capabilities that let a program act as root (``setcap cap_setuid+ep FILE``, ``capsh --caps=…``)
-PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
-                             r"fowner|sys_module|sys_rawio|setfcap|setpcap)\b[^ ]*[=+][a-z]*e")
+_PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
+                              r"fowner|sys_module|sys_rawio|setfcap|setpcap)\b")
+_CAP_GRANT = re.compile(r"[=+][a-z]{0,3}e")
+
+
+def grants_privileges(args: list) -> bool:
+    """A capability text among ``args`` that gives a root-like capability effective (``cap_setuid+ep``,
+    ``cap_sys_admin=eip``): each word read on its own, at most 256 characters of it (linear on any input)."""
+    for a in args[:MAX_ARGS]:
+        if "cap_" in a or "CAP_" in a:
+            w = a[:256]
+            if _PRIVILEGE_CAPS.search(w) and _CAP_GRANT.search(w):
+                return True
+    return False
+#: an interpreter's name with a version (python3.14, perl5.36, tclsh8.6)
+_VERSIONED = re.compile(r"(?:python|pypy|perl|ruby|php|lua|tclsh|wish|node)\d+(?:\.\d+)*$")
 #: the name-like tokens of a word (a shell's name is one of them)
 _NAME_TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 #: cheap test: an argument that may carry any of the generic signals
@@ -111,7 +149,7 @@ _HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:" 
 _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keytab|opasswd|passwd|letsencrypt|pki|"
                            r"wireguard|ipsec|\.ssh|krb5|\.(?:key|p12|pfx|jks|keystore|ppk|pem)$|(?:^|/)id_")
 #: the same for a program no handler reads: an argument with blanks, quotes or brackets may be code or a command
-_HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"({\\]""")
+_HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"({\\]|\.[A-Za-z0-9]{2,5}$""")
 #: the words inside an argument that holds a command or code (``'script import os; os.system("cat /etc/shadow")'``)
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
 
@@ -122,7 +160,8 @@ def network_destination(word: str) -> str | None:
     ``user@host.example.org``, ``/dev/tcp/HOST/PORT``, ``TCP:HOST:PORT``, ``//host/share``), or None; loopback
     and bind-all addresses are not one."""
     m = _DEVTCP.search(word)
-    if word.startswith("//") and len(word) > 2 and word[2] not in "/.":
+    if word.startswith("//") and len(word) > 2 and word[2] not in "/." and word[2:].split("/", 1)[0] not in (
+            _LOCAL_TOPS):
         dest = word[:60]
     elif m:
         dest = f"{m.group(1)}:{m.group(2)}"
@@ -134,6 +173,11 @@ def network_destination(word: str) -> str | None:
             m = _URL.search(word) or _HOSTPORT.search(word) or _USERHOST.search(word)
             if m:
                 dest = m.group(0)
+            elif word.count(":") >= 2 and _IPV6.search(word) and (
+                    "::" in _IPV6.search(word).group(1) or _IPV6.search(word).group(1).count(":") >= 6):
+                dest = _IPV6.search(word).group(0)
+                if dest.strip("[]").startswith(("::1", "fe80")) or dest.strip("[]") in ("::", ""):
+                    return None
             else:
                 m = _IPV4.search(word)
                 if m is None or any(int(x) > 255 for x in m.groups()):
@@ -160,7 +204,7 @@ def shell_named(word: str) -> tuple[str, str] | None:
     if word.startswith(SHELL_SETTING_VARS):
         return None
     for tok in _NAME_TOKENS.findall(word):  # (a cheap test first: most words name no shell)
-        if tok in SHELL_NAMES or tok.lower() in SHELL_NAMES:
+        if tok in SHELL_NAMES or tok.lower() in SHELL_NAMES or _VERSIONED.match(tok):
             break
     else:
         return None
@@ -261,11 +305,16 @@ def _is_output_option(name: str, short: str) -> bool:
 
 def _path_class(r, word: str, ctx) -> str | None:
     """The path class of a word that names a path, or None."""
-    if not word or MARK in word or len(word) > 512:
-        return None
+    if not word or MARK in word or len(word) > 512 or " " in word:
+        return None  # (a word with a blank is prose or a command, read through its words)
     c0 = word[0]
-    if word.startswith("//") or "://" in word:
-        return None  # a network share or a URL, not a local path
+    if "://" in word:
+        return None  # a URL, not a local path
+    if word.startswith("//"):
+        top = word[2:].split("/", 1)[0]
+        if top not in _LOCAL_TOPS:
+            return None  # a network share (//host/share); //etc/shadow is /etc/shadow
+        word = "/" + word.lstrip("/")
     if c0 not in "/~." and "/" not in word and not word.startswith("id_") and not word.endswith(
             (".key", ".p12", ".pfx", ".jks", ".pem")):
         return None
@@ -280,22 +329,41 @@ def _values(a: str, inner: bool) -> list:
     if "=" in a:
         v = a.split("=", 1)[1]
         out.append(v[1:] if v[:1] == "@" else v)  # (--extra-opts=@/etc/shadow: a file read)
+        if "," in v and ("/" in v or "~" in v):
+            out.extend(p for p in v.split(",")[:8] if p)  # (--files=a.txt,/etc/shadow)
     elif a[:1] == "-" and ":" in a:
         out.append(a.split(":", 1)[1])
     elif a[:1] == "-" and a[1:2].isalpha() and a[2:3] in ("/", "~"):
         out.append(a[2:])  # a short option's attached value (-o/etc/cron.d)
+    elif a[:1] == "-" and a[1:2] != "-" and ("/" in a or "~" in a):
+        k = min(x for x in (a.find("/"), a.find("~")) if x > 0)
+        out.append(a[k:])  # (bundled flags with an attached value: -xf/etc/shadow)
     if a[:1] == "@":
         out.append(a[1:])
     if a[:7] == "file://":
         out.append(a[7:] or "/")  # (a file URL names a local file: lynx -dump file:///etc/shadow)
     elif ":" in a and a[:1].isalpha() and "://" not in a:
         head, _, rest = a.partition(":")
-        if head.replace("-", "").isalpha() and len(head) <= 16:
+        if head.lower() in _ADDRESS_TYPES and rest[:1] != ":":  # (not a path of names: shell::bash)
             parts = rest.split(",")[:4] if rest[:1] != "/" else [rest.split(",", 1)[0]]
             out.extend(p[1:] if p[:1] == "@" else p for p in parts if p)  # (label:@/etc/shadow reads the file)
     if inner and (" " in a or "(" in a) and len(a) < 4096:
         out.extend({w: None for w in _INNER_WORDS.findall(a)[:48] if len(w) > 1})
     return out
+
+
+#: top-level directories that ``//NAME/…`` names on this machine (POSIX: ``//etc`` is ``/etc``), not a share's host
+_LOCAL_TOPS = frozenset(("etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "proc", "sys", "dev", "root",
+                         "var", "tmp", "home", "run"))
+#: the address types of relay programs and image tools whose value after the colon names a program, a file or a
+#: host (socat EXEC:…, OPEN:/etc/shadow, TCP:HOST:PORT; ImageMagick label:@FILE): not any word with a colon
+_ADDRESS_TYPES = frozenset((
+    "exec", "system", "shell", "open", "file", "gopen", "create", "pipe", "tcp", "tcp4", "tcp6", "udp", "udp4",
+    "udp6", "tcp-connect", "tcp4-connect", "tcp6-connect", "udp-connect", "tcp-listen", "tcp4-listen",
+    "tcp6-listen", "udp-listen", "tcp-l", "udp-l", "openssl", "openssl-connect", "openssl-listen", "ssl", "ssl-l",
+    "sctp", "sctp-connect", "sctp-listen", "socks", "socks4", "socks4a", "socks5", "proxy", "proxy-connect", "pty",
+    "unix", "unix-connect", "unix-listen", "unix-client", "vsock-connect", "vsock-listen", "label", "caption",
+    "text", "msl", "ephemeral", "inline", "read", "write", "fd", "stdio", "readline"))
 
 
 def _maybe_net(v: str) -> bool:
@@ -308,9 +376,12 @@ def _maybe_listen(v: str) -> bool:
     return "0.0.0.0" in v or "::" in v or "*:" in v or "isten" in v or "ISTEN" in v or "-l:" in v or "-L:" in v
 
 
-#: options of read-only programs whose value is a file they read (a list of names, patterns, dates …)
-_FILE_LIST_OPTIONS = frozenset(("-f", "-F", "--file", "--files-from", "--files0-from", "--from-file", "-T",
-                                "--exclude-from", "--include-from", "-a", "--arg-file"))
+#: options of read-only programs whose value is a file they read (a list of names, patterns, dates …): any
+#: program's long ones, and the short ones of the programs that have them
+_FILE_LIST_OPTIONS = frozenset(("--file", "--files-from", "--files0-from", "--from-file", "--exclude-from",
+                                "--include-from", "--arg-file"))
+_FILE_LIST_SHORT = {"file": ("-f",), "date": ("-f",), "ss": ("-F",), "dmesg": ("-F",), "xargs": ("-a",),
+                    "grep": ("-f",), "egrep": ("-f",), "fgrep": ("-f",), "tar": ("-T",), "cpio": ("-E",)}
 
 
 def read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
@@ -318,6 +389,7 @@ def read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
     ``stat``, checksums, which the content readers' own check skips too), and so is an option's file value
     whatever the program (``file -f /etc/shadow``, ``ss -F``, ``readelf @/etc/shadow``)."""
     names_only = prog in METADATA_READERS
+    list_opts = _FILE_LIST_OPTIONS | frozenset(_FILE_LIST_SHORT.get(prog, ()))  # (test -f FILE: a question)
     files = []
     prev_opt = False
     for a in args[:MAX_ARGS]:
@@ -328,7 +400,7 @@ def read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
                 files.append(a.split("=", 1)[1])
             elif a[1:2] != "-" and a[2:3] in ("/", "~", "."):
                 files.append(a[2:])
-            prev_opt = a in _FILE_LIST_OPTIONS
+            prev_opt = a in list_opts
             continue
         if prev_opt or (not names_only and prog not in T.CONTENT_READERS):
             files.append(a[1:] if a[0] == "@" else a)
@@ -364,26 +436,67 @@ _HANDLED_HINT = re.compile(
     r"|file:|@/")
 
 
-def argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
+def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Facts:
     """What ``args`` name (each kind's first example), remembered for the same arguments in the same place
     (the returned Facts is shared: read it, never change it)."""
     if ctx.container is not None:
-        return _argument_facts(r, args, ctx, inner)
-    key = (tuple(args[:MAX_ARGS]), inner, ctx.cwd, ctx.ws, ctx.user)
+        return _argument_facts(r, args, ctx, inner, prog)
+    key = (tuple(args[:MAX_ARGS]), len(args), inner, ctx.cwd, ctx.ws, ctx.user, prog in _CONFIGURATORS)
     f = _FACTS.get(key)
     if f is None:
         if not inner and not _HANDLED_HINT.search("\x01".join(key[0])) and (
                 ctx.cwd is None or r.pclass(ctx.cwd, ctx) not in (P.SYSTEM, P.SYSROOT, P.ROOT)):
             f = _NO_FACTS
         else:
-            f = _argument_facts(r, args, ctx, inner)
+            f = _argument_facts(r, args, ctx, inner, prog)
         if len(_FACTS) > 4096:
             _FACTS.clear()
         _FACTS[key] = f
     return f
 
 
-def _argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
+def _value_option(a: str, is_opt: bool, prev_opt: str | None) -> str:
+    """The name (lower case, no dashes) of the option whose value ``a`` is or carries: ``--out=F`` -> out,
+    ``-o F`` -> o, ``-I/usr/include`` -> i, ``-DNAME=V`` -> d; ``NAME=V`` -> name; "" for an operand."""
+    if is_opt:
+        if a[:2] != "--" and len(a) > 2 and a[1] in "DIL" and (a[2:3] in "/~" or a[1] == "D" and "=" in a):
+            return a[1]  # (-I/usr/include, -L/usr/lib, -DCMAKE_INSTALL_PREFIX=/usr: case kept)
+        return _option_name(a)
+    if prev_opt is not None:
+        if prev_opt in ("-I", "-L"):
+            return prev_opt[1]  # (-I /usr/include)
+        return _option_name(prev_opt)
+    if "=" in a and a.split("=", 1)[0].replace("_", "").isalnum():
+        return a.split("=", 1)[0].lower()  # (make PREFIX=/usr/local)
+    return ""
+
+
+def _config_name(name: str) -> bool:
+    """An option or variable name whose value is read or is configuration: includes, libraries, class paths,
+    fonts, install prefixes, ``-D`` defines, ``--with-…`` choices."""
+    return name in _READ_OPTION_NAMES or name.startswith("with-") or name.endswith(
+        ("prefix", "include", "includedir", "libdir", "_executable", "-executable", "_root_dir", "fontdir"))
+
+
+#: a file name with an extension (build.tgz, report.pdf), not a host name (files.example.net) or a version
+_FILE_NAME = re.compile(r"[\w.-]+\.(?:t?gz|tgz|zip|tar|bz2|xz|7z|rar|sql|csv|json|txt|log|pdf|png|jpe?g|mp4|mkv|"
+                        r"mp3|wav|bin|img|iso|db|sqlite|bak|dump|key|pem|env|ya?ml|xml|docx?|xlsx?|pptx?)$")
+#: option names whose value is a command or code (its words are read, whatever they look like)
+_COMMAND_OPTIONS = frozenset(("c", "e", "x", "cmd", "command", "commands", "exec", "execute", "eval", "run",
+                              "script", "do", "hook", "shell-command"))
+
+
+def _code_like(a: str, r, opt_name: str = "") -> bool:
+    """An argument with blanks that holds code or a command (``'script import os; …'``, ``'cat /etc/shadow'``),
+    not prose for people (``'see /etc/shadow'``): the value of a command option, code punctuation, or a first
+    word a handler or table knows."""
+    if opt_name in _COMMAND_OPTIONS or any(ch in a for ch in "();|&$={}`<>"):
+        return True
+    first = a.split(None, 1)[0].rsplit("/", 1)[-1] if a.strip() else ""
+    return first in r.handlers or first in r.read_only or first in r.programs or first in ("put", "mput", "send")
+
+
+def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Facts:
     """What ``args`` name (each kind's first example). ``inner``: the program is one no handler reads: also
     read the words of commands and code given as one argument, every word for shells, and destinations and
     uploads; without it (a handler read the operands) only an option's value names a shell, and a destination
@@ -393,7 +506,15 @@ def _argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
     prev = None
     work = MAX_VALUES
     hint = _HINT_INNER if inner else _HINT
-    for a in args[:MAX_ARGS]:
+    if len(args) > MAX_ARGS:
+        # past the cap only the arguments that may name something are read (7z a x.7z f0 … f99 /etc/shadow)
+        args = list(args[:MAX_ARGS]) + [a for a in args[MAX_ARGS:4 * MAX_ARGS] if hint.search(a)][:MAX_ARGS]
+    n = len(args)
+    configurator = prog in _CONFIGURATORS or prog.endswith("configure")
+    dir_opt = None
+    net_at = n  # (where the first destination is: a file named after it is where a download goes, not what is sent)
+    for k in range(n):
+        a = args[k]
         if work <= 0:
             break
         if f.listen is None and a[:1] == "-" and "isten" in a and not a.lower().startswith((
@@ -401,11 +522,11 @@ def _argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
             if "=" in a:
                 v = a.split("=", 1)[1].lower()
             else:
-                k = args.index(a)
                 v = args[k + 1].lower() if k + 1 < len(args) and args[k + 1][:1] != "-" else ""
             if v not in ("false", "no", "0", "off") and not v.startswith(_LOOPBACK):
                 f.listen = a  # (--rpc-listen-all=true, --listen ADDR, -listen 1: a server)
-        if not a or hint.search(a) is None or prev_opt in PROSE_OPTIONS:
+        if not a or prev_opt in PROSE_OPTIONS or (hint.search(a) is None and not (
+                prev_opt is not None and a[:1] != "-" and _is_output_option(_option_name(prev_opt), prev_opt[:2]))):
             prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
             continue
         if a.startswith(SHELL_SETTING_VARS):
@@ -414,49 +535,83 @@ def _argument_facts(r, args: list, ctx, inner: bool = True) -> Facts:
         is_opt = a[:1] == "-" and len(a) > 1
         attached = is_opt and "=" not in a and a[1:2] != "-" and a[2:3] in ("/", "~")  # -o/etc/cron.d
         valued = (is_opt and ("=" in a or attached)) or (not is_opt and prev_opt is not None)
-        values = _values(a, inner)
+        opt_name = _value_option(a, is_opt, prev_opt) if (valued or "=" in a) else ""
+        config = bool(opt_name) and (_config_name(opt_name) or configurator)
+        output_opt = bool(opt_name) and _is_output_option(opt_name, a[:2] if is_opt else (prev_opt or "")[:2])
+        choice = bool(opt_name) and (opt_name in _INTERPRETER_CHOICE or opt_name.endswith(
+            ("_executable", "-executable", "python", "-engine", "_engine")))
+        values = _values(a, inner and (" " not in a or _code_like(a, r, opt_name)))
         work -= len(values)
+        direct = a.split("=", 1)[1] if "=" in a else (a[2:] if attached else a)
         for v in values:
-            if not v or len(v) > 256:
-                continue  # (a long word is read through the words inside it)
+            output = output_opt and (v is a or v == direct)  # (an inner word or a file URL is not the file written)
+            if not v:
+                continue
+            if len(v) > 256:
+                if v[:1] != "/" or len(v) > 4096:
+                    continue  # (a long word is read through the words inside it)
+                v = P.normalize(v, None)  # (/etc/././…/x: what it names)
+                if len(v) > 256:
+                    continue
             if f.shell is None and prev not in SHELL_AS_DATA and (
                     inner or v is not a or "=" in a or (prev_opt is not None and v[:1] == "/")):
                 sh = shell_named(v)
+                if sh is not None and (config or choice) and sh[0] not in T.SHELLS:
+                    sh = None  # (-DPython3_EXECUTABLE=/usr/bin/python3, --python=…: the interpreter to use later)
+                if sh is not None and opt_name in _LANGUAGE_OPTIONS and "/" not in v:
+                    sh = None  # (pygmentize -l bash, shellcheck --shell=bash: a language named)
+                if sh is not None and v is a and sh[1] == a and "/" not in a and " " not in a and not is_opt and not (
+                        k + 1 < n and (args[k + 1][:1] == "-" or args[k + 1].endswith(".sh"))):
+                    sh = None  # (`apt-cache show bash`: a bare name as an operand is a word, unless run like one)
                 if sh is not None:
                     f.shell = sh
                     if sh[1] == v:
                         continue  # (a shell's own path is the shell, not a file it changes)
             cls = _path_class(r, v, ctx)
+            if cls is None and output and ctx.cwd is not None and v[:1] not in "-" and " " not in v:
+                cls = r.pclass(v, ctx)  # (an output option's value is a file, wherever cd went: cd /etc/cron.d; … -o job)
             if cls is not None:
-                if cls in (P.SENSITIVE, P.ENV) or (_SECRET_WORDS.search(v) is not None and P.is_secret_read(
-                        P.normalize(v, ctx.cwd))):
-                    f.secret = f.secret or v
+                if output and cls in (P.SENSITIVE, P.ENV):
+                    f.output = f.output or (opt_name, v)  # (--output ~/.ssh/authorized_keys writes a sensitive file)
+                elif not output and (cls in (P.SENSITIVE, P.ENV) or (_SECRET_WORDS.search(v) is not None and
+                                                                      P.is_secret_read(P.normalize(v, ctx.cwd)))):
+                    f.secret = f.secret or v  # (an output option's file is written, not read: -out server.key)
                 elif cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.BLOCKDEV, P.SYSRQ):
-                    if (valued and v is not a) or (not is_opt and prev_opt):
-                        opt_name = a[1] if attached else _option_name(a if is_opt else prev_opt)
-                        if _is_output_option(opt_name, a[:2] if is_opt else prev_opt[:2]):
+                    if valued and (v is not a or not is_opt):
+                        if output:
                             f.output = f.output or (opt_name, v)
+                        elif opt_name in ("d", "P", "p") and dir_opt is None:
+                            dir_opt = (opt_name, v)  # (-d DIR: a downloader's destination when a URL is named too)
                         if opt_name in SERVE_OPTION_WORDS:
                             f.served = f.served or v
-                    f.system = f.system or v
-                elif inner and v is a and not is_opt and not prev_opt and cls in (P.WORKSPACE, P.OTHER) and "." in v:
+                    if not config and not (valued and v.startswith(_BINARY_DIRS) and not output):
+                        f.system = f.system or v  # (--pdf-engine=/usr/bin/xelatex names a program to use)
+                elif inner and v is a and not is_opt and not prev_opt and cls in (P.WORKSPACE, P.OTHER) and "." in v \
+                        and k < net_at:
                     f.sent = f.sent or v
-                if cls == P.HOME and valued and v is not a and _option_name(a if is_opt else prev_opt) in (
-                        SERVE_OPTION_WORDS):
+                if cls == P.HOME and valued and v is not a and opt_name in SERVE_OPTION_WORDS:
                     f.served = f.served or v
             if inner and f.net is None and _maybe_net(v):
                 f.net = network_destination(v)
+                if f.net is not None:
+                    net_at = k
             if f.listen is None and _maybe_listen(v) and listening(v):
                 f.listen = v
-            elif inner and f.sent is None and valued and cls in (P.WORKSPACE, P.OTHER) and "." in v and (
-                    v is not a or not is_opt) and _option_name(a if is_opt else prev_opt) in _INPUT_OPTIONS:
+            elif inner and f.sent is None and valued and cls in (P.WORKSPACE, P.OTHER) and "." in v and k < net_at and (
+                    v is not a or not is_opt) and opt_name in _INPUT_OPTIONS:
                 f.sent = v  # (ffmpeg -i ./demo.mp4 … udp://HOST: what it streams)
+            elif inner and f.sent is None and cls is None and v is a and not is_opt and not prev_opt and k < net_at and (
+                    "." in v[1:] and "/" not in v and ":" not in v and "@" not in v and _FILE_NAME.match(v)):
+                f.sent = v  # (wput build.tgz ftp://…: a file named in the working directory)
         if inner and f.net is None and not is_opt and prev_opt and _option_name(prev_opt) in HOST_OPTION_WORDS and (
                 "." in a or a.isalpha()) and not a.startswith(_LOOPBACK):
             f.net = a[:60]
         prev, prev_opt = a, (a if is_opt and "=" not in a else None)
     if not inner and f.secret is not None:
         f.net = destination_with_port([a for a in args[:MAX_ARGS] if a and _maybe_net(a)])
+    if dir_opt is not None and f.output is None and f.net is not None and f.net.split("://", 1)[0] in (
+            "http", "https", "ftp", "ftps", "sftp", "s3", "gs"):
+        f.output = dir_opt
     return f
 
 
@@ -543,15 +698,25 @@ def served_dir(r, what: str, args: list, ctx, acc) -> None:
     network); HIGH when the directory it serves (``--directory DIR``/``-d DIR``, else the working directory)
     is the root, a home directory or a system directory."""
     served = None
+    local = False  # bound to this machine only (--bind 127.0.0.1, php -S localhost:8000)
     for k, a in enumerate(args[:MAX_ARGS]):
         if a in ("--directory", "-d", "-t", "--docroot", "--root") and k + 1 < len(args):
             served = args[k + 1]
         elif a.startswith(("--directory=", "--docroot=", "--root=")):
             served = a.split("=", 1)[1]
+        elif a in ("--bind", "-b", "--host", "--address", "-S") and k + 1 < len(args):
+            local = args[k + 1].startswith(_LOOPBACK[:4])
+        elif a.startswith(("--bind=", "--host=", "--address=")):
+            local = a.split("=", 1)[1].startswith(_LOOPBACK[:4])
     if served is None:
         served = ctx.cwd or "."
     cls = r.pclass(served, ctx) if MARK not in served else P.UNKNOWN
-    if cls in (P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM):
+    if local:
+        if cls in (P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM):
+            acc.add(M, "args.serve_system", f"{what} serves {_show(served)} ({P.label(cls)}) to this machine")
+        else:
+            acc.add(L, "args.listen.local", f"{what} serves on this machine only")
+    elif cls in (P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM):
         acc.add(H, "args.serve_system", f"{what} serves {_show(served)} ({P.label(cls)}) to the network")
     else:
         acc.add(M, "args.listen", f"{what} listens on the network (a server)")

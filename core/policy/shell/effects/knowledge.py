@@ -25,11 +25,12 @@ from core.policy.shell.common import show as _show
 from core.policy.shell.effects.arguments import (
     COMMAND_READERS,
     MAX_ARGS,
-    PRIVILEGE_CAPS,
+    SHELL_NAMES,
     argument_facts,
     decide_handled,
     decide_unknown,
     fed,
+    grants_privileges,
     listening,
     read_only_secrets,
     served_dir,
@@ -65,8 +66,10 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
                                                     f"writes into {_show(f.output[1])} (inside a system directory)")
         return
     if known == UNKNOWN:
+        if args and entry is not None and entry.uses:
+            args = _without_used(entry, args)  # (the key it signs with is not read: openssl req -key k.key)
         if args:
-            f = argument_facts(r, args, ctx, inner=True)
+            f = argument_facts(r, args, ctx, inner=True, prog=prog)
             if f.net is None and entry is not None and entry.connects:
                 # a client names its server as a bare host (`ncftpput HOST DIR FILE`, `telnet HOST`)
                 host = next((a for a in args[:MAX_ARGS] if a[:1] not in "-/." and "." in a and "/" not in a and
@@ -78,7 +81,7 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
             if f.net is not None and any(m is not None and m[0] is SECRET for m in metas[:MAX_ARGS]):
                 acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
                                                f"them over the network")
-            if PRIVILEGE_CAPS.search(" ".join(args[:MAX_ARGS])):
+            if grants_privileges(args):
                 acc.add(H, "args.capabilities", f"{prog} grants root-like capabilities (a privilege escalation)")
         else:
             f = None
@@ -152,6 +155,21 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
             acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")
             return True
     return False
+
+
+def _without_used(entry: K.Program, args: list) -> list:
+    """``args`` with the values of the entry's ``uses`` options (and its operands, when they are used) blanked."""
+    out = list(args)
+    for k, a in enumerate(args[:MAX_ARGS]):
+        name = a.split("=", 1)[0]
+        if entry.options.get(name) == "uses":
+            if "=" in a:
+                out[k] = name
+            elif k + 1 < len(out):
+                out[k + 1] = ""
+        elif entry.operand == "uses" and a[:1] != "-" and not (k and entry.takes_value(args[k - 1])):
+            out[k] = ""
+    return out
 
 
 _APPLIES: dict = {}
@@ -250,7 +268,8 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
             pos.append(a)
         if kind is not None and not (skip and kind.startswith(skip)):
             inplace = inplace or kind == "inplace"
-            _effect(r, prog, name, kind, val, ctx, acc, stdin, entry, handled=bool(skip))
+            follows = args[i + 1:n] if kind in ("command", "program") and "=" not in a else None
+            _effect(r, prog, name, kind, val, ctx, acc, stdin, entry, handled=bool(skip), rest=follows)
         i += 1
     if inplace:
         for f in pos[:16]:
@@ -289,13 +308,19 @@ _HANDLED_SKIP_CODE = ("code:", "read", "bang")
 _HANDLED_SKIP = ("read", "bang")
 
 
-def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None, handled: bool = False) -> None:
+def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None, handled: bool = False,
+            rest: list | None = None) -> None:
     """One option's (or operand's) effect, from its kind in the knowledge table. ``handled``: the program's
     handler read it (a script's file counts only when this text wrote or downloaded it)."""
     what = f"{prog} {opt}" if opt != "operand" else prog
     if kind == "listen":
-        acc.add(M, "args.listen", f"{what} listens on the network")
+        if val and val.startswith(("127.", "localhost", "[::1]", "::1")):
+            acc.add(L, "args.listen.local", f"{what} serves on this machine only")  # (php -S localhost:8000)
+        else:
+            acc.add(M, "args.listen", f"{what} listens on the network")
         return
+    if kind == "uses":
+        return  # (a key or identity it uses, not shows: openssl -key, ssh-add KEY)
     if kind == "bang":
         acc.add(M, "args.bang", f"{what} reads commands that can start a shell (!CMD)")
         return
@@ -311,6 +336,12 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
             acc.add(M, "args.command", f"{what} runs a command decided at run time")
             return
         acc.add(S, "args.command", f"{what} runs {_show(val)}")  # (its tier: what it runs; a bare shell MEDIUM)
+        base = val.strip().rsplit("/", 1)[-1]
+        if base in SHELL_NAMES and " " not in val.strip() and rest and not handled:
+            # an interpreter or shell with the words after it: the command it runs (nodemon --exec python3
+            # app.py, fd -x sh -c '…', pidstat -e /bin/sh -c id)
+            r.run_argv([val] + rest, [None] * (len(rest) + 1), ctx.child(), acc, None)
+            return
         r.run_text(val, ctx.child(), acc)
     elif kind == "code:other" and entry is not None and entry.input == "bang" and entry.connects:
         # a file-transfer or debugger client's own commands (smbclient -c 'ls', lftp -e 'put f'): !CMD runs

@@ -73,6 +73,16 @@ def secret_read(prog: str, word: str, acc: Acc):
     return SECRET
 
 
+#: file-transfer clients whose command string (``-c 'put .env'``) names the files they send; other uploaders'
+#: arguments with blanks are prose (``gh issue comment --body "…"``)
+_COMMAND_STRING_CLIENTS = frozenset(("smbclient", "lftp", "ftp", "sftp", "tftp", "ncftp", "curlftpfs"))
+
+
+#: options whose value is prose for people (a title, a message, a body): never a file read or sent
+_PROSE_OPTIONS = frozenset(("-m", "--message", "--title", "--body", "--subject", "--description", "--comment",
+                            "--notes", "-t", "-b", "--msg"))
+
+
 class SecretEffects:
     """Secret reads and secret data flows (needs ``pclass`` of :class:`.paths.PathEffects`)."""
 
@@ -103,9 +113,11 @@ class SecretEffects:
                     how = "in its arguments"
                     break
             if how is None and prog not in T.SECRET_ECHOERS and args and SECRET_HINT.search("\x01".join(args)):
-                for a in args:
-                    if SECRET_HINT.search(a) and (self.is_secret_path(_operand_path(a), ctx) or (
-                            prog in T.UPLOADERS and " " in a and any(  # smbclient -c 'put .env', lftp -c '…'
+                for k, a in enumerate(args):
+                    if k and args[k - 1] in _PROSE_OPTIONS:
+                        continue  # (gh pr comment --body 'uses ~/.ssh/id_rsa': prose, not a file)
+                    if SECRET_HINT.search(a) and (" " not in a and self.is_secret_path(_operand_path(a), ctx) or (
+                            prog in _COMMAND_STRING_CLIENTS and " " in a and any(  # smbclient -c 'put .env'
                                 self.is_secret_path(w, ctx) for w in a.split()[:16]))):
                         how = "read"
                         break

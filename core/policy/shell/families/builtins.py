@@ -31,13 +31,36 @@ def h_read_only(r, prog, args, metas, ctx, acc, stdin):
     if acc.tier < S:
         acc.add(S, "shell.read_only", f"{prog} (read-only)")
     if prog in T.CONTENT_READERS:
-        r.read_secret_check(prog, [a for a in args if a and a[0] != "-"], ctx, acc)
+        r.read_secret_check(prog, _files_read(prog, args), ctx, acc)
         if type(stdin) is FileInput:
             r.read_secret_check(prog, [stdin.path], ctx, acc)
     command = _READ_ONLY_COMMANDS.get(prog)
     if command is None:
         return OTHER
     return command(r, prog, args, metas, ctx, acc, stdin)
+
+
+#: programs whose first operand is a pattern, not a file (unless the pattern is given by an option)
+_PATTERN_FIRST = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "look"))
+#: their options that give the pattern (then every operand is a file) and take a value
+_PATTERN_OPTS = frozenset(("-e", "--regexp", "-f", "--file"))
+
+
+def _files_read(prog: str, args: list) -> list:
+    """The operands of a content reader that are files it shows: ``grep PATTERN FILE…`` shows FILE, not the
+    pattern (``grep -rn '/etc/shadow' tests/`` reads tests/)."""
+    if prog not in _PATTERN_FIRST:
+        return [a for a in args if a and a[0] != "-"]
+    given = False
+    values = set()
+    for k, a in enumerate(args):
+        if a in _PATTERN_OPTS or (a[:2] in ("-e", "-f") and len(a) > 2) or a.startswith(("--regexp=", "--file=")):
+            given = True
+            if a in _PATTERN_OPTS and k + 1 < len(args):
+                values.add(k + 1)
+    files = [a for k, a in enumerate(args) if (not a or a[0] != "-") and k not in values]  # ('' is a pattern too)
+    files = files if given else files[1:]
+    return [a for a in files if a]
 
 
 def _cat(r, prog, args, metas, ctx, acc, stdin):

@@ -77,9 +77,10 @@ def h_gdb(r, prog, args, metas, ctx, acc, stdin):
     for c in cmds:
         c = c.strip()
         head = c.split(None, 1)[0] if c else ""
-        if c.startswith("!") or head == "shell" or c.startswith("platform shell "):
+        if c.startswith("!") or head == "shell" or c.startswith("platform shell"):
             acc.add(M, "shell.inline_code", f"{prog} runs a shell command")
-            r.run_text(c[1:] if c.startswith("!") else c.split("shell ", 1)[1], ctx.child(), acc)
+            cmd = c[1:] if c.startswith("!") else c.split("shell", 1)[1]
+            r.run_text(cmd.strip() or "sh", ctx.child(), acc)  # (`shell` alone: an interactive shell)
         elif head in ("pipe", "|"):
             acc.add(M, "shell.inline_code", f"{prog} pipes output into a shell command")
             if "|" in c[len(head):]:

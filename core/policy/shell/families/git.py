@@ -140,11 +140,12 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
                                  ctx, acc, M)
     for k, a in enumerate(rest):
         # commands run for the transport: --upload-pack/-u, --receive-pack, --exec, ext:: URLs
-        if a.startswith(("--upload-pack=", "--receive-pack=", "--exec=")):
+        if a.startswith(("--upload-pack=", "--receive-pack=")) or (a.startswith("--exec=") and sub in (
+                "clone", "fetch", "ls-remote", "pull", "push", "archive")):
             acc.add(M, "shell.git.command_option", f"git {sub} runs a command for the transport")
             r.run_text(a.split("=", 1)[1], ctx.child(), acc)
-        elif a in ("--upload-pack", "--receive-pack", "--exec") or (a == "-u" and sub in (
-                "clone", "fetch", "ls-remote", "pull")):
+        elif a in ("--upload-pack", "--receive-pack") or (a in ("--exec", "-u") and sub in (
+                "clone", "fetch", "ls-remote", "pull", "push", "archive")):
             if k + 1 < len(rest):
                 acc.add(M, "shell.git.command_option", f"git {sub} runs a command for the transport")
                 r.run_text(rest[k + 1], ctx.child(), acc)
@@ -164,7 +165,10 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         if sub in T.GIT_CONTENT_READS or (sub in ("log", "whatchanged") and (o.flags & {"p", "L"} or o.any(
                 "--patch", "-p"))):
             # the file's contents (a diff, blame, grep of .env) come into the agent's context
-            r.read_secret_check(f"git {sub}", [a for a in o.pos if a and a[0] != "-"], ctx, acc)
+            files = [a for a in o.pos if a and a[0] != "-"]
+            if sub == "grep" and not o.any("-e", "-f", "--file"):
+                files = files[1:]  # (git grep PATTERN [PATH…]: the pattern is not a file)
+            r.read_secret_check(f"git {sub}", files, ctx, acc)
         return OTHER
     if sub == "add" or (sub == "commit" and o.pos):
         for f in o.pos:

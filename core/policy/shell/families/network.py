@@ -301,6 +301,8 @@ def h_ssh_keygen(r, prog, args, metas, ctx, acc, stdin):
     f = first_value(o, "f")
     if o.flags & {"l", "y", "F", "L"} and not o.flags & {"R"}:
         acc.add(S, "shell.read_only", "ssh-keygen (reads)")
+        if f and o.flags & {"y"} and not f.endswith(".pub"):
+            r.read_secret_check("ssh-keygen -y", [f], ctx, acc)  # (it reads the private key to print its public one)
         return OTHER
     if f:
         r.write_path(f, ctx, acc, "write key")
