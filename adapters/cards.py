@@ -40,6 +40,16 @@ _SECRET_PATTERNS: tuple[str, ...] = (
     r"\b(?P<secret>eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,})",
     r"://[^/\s:@]{1,200}:(?P<secret>[^@\s/]{1,200})@",
     r"(?P<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----)",
+    # quoted values of the same names: --password "two words", TOKEN='x y'
+    r"(?i)(?:password|passwd|secret|token|api_?key|access_?key|auth)[A-Za-z_0-9]*\s*[=:]?\s*\"(?P<secret>[^\"\n]{3,200})\"",
+    r"(?i)(?:password|passwd|secret|token|api_?key|access_?key|auth)[A-Za-z_0-9]*\s*[=:]?\s*'(?P<secret>[^'\n]{3,200})'",
+    # user:password given to an option (curl -u, --user, --proxy-user, wget --http-password is above)
+    r"(?:^|\s)(?:-u|-U|--user|--proxy-user)\s*['\"]?[^\s:'\"]{1,100}:(?P<secret>[^\s'\"]{1,200})",
+    # the MySQL family's attached -pPASSWORD, redis-cli -a PASSWORD, openssl's pass:PASSWORD
+    r"\b(?:mysql|mariadb|mysqldump|mysqladmin|mariadb-dump|mysqlimport|mysqlshow)\b[^|;&\n]{0,300}?\s-p(?P<secret>[^\s'\"]{2,200}|'[^'\n]{1,200}'|\"[^\"\n]{1,200}\")",
+    r"\b(?:redis-cli|keydb-cli|valkey-cli)\b[^|;&\n]{0,300}?\s(?:-a|--pass|--user\s+\S+\s+--pass)\s+['\"]?(?P<secret>[^\s'\"]{2,200})",
+    r"(?:^|[\s'\"])(?:pass|env):(?P<secret>[^\s'\"]{2,200})",
+    r"(?i)\bcookie\s*:\s*(?P<secret>[^'\"\n]{6,200})",
 )
 _SECRETS = [re.compile(p) for p in _SECRET_PATTERNS]
 MASK = "••••"
@@ -55,12 +65,14 @@ def mask_secrets(text: str) -> str:
     if not spans:
         return text
     spans.sort()
+    merged: list[list[int]] = []
+    for start, end in spans:  # overlapping matches (a quoted value and its first word) mask once
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        elif end > start:
+            merged.append([start, end])
     out, pos = [], 0
-    for start, end in spans:
-        if start < pos:
-            start = pos
-        if end <= start:
-            continue
+    for start, end in merged:
         out.append(text[pos:start])
         value = text[start:end]
         out.append((value[:2] if len(value) >= 12 else "") + MASK)

@@ -27,7 +27,7 @@ VALUE_KINDS = frozenset(("command", "program", "read", "write", "writedir", "upl
                          "servedir", "uses"))
 #: option kinds that are flags (no value)
 FLAG_KINDS = frozenset(("listen", "bang", "inplace", "attach"))
-INPUT_KINDS = frozenset(("shell", "bang", "sql"))
+INPUT_KINDS = frozenset(("shell", "bang", "sql", "redis"))
 OPERAND_KINDS = frozenset(("command", "program", "uses"))
 SUBCOMMAND_KINDS = frozenset(("listen", "upload", "bang", "command"))
 _KEYS = frozenset(("also", "wraps", "value_opts", "input", "operand", "listens", "connects", "options",

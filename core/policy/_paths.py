@@ -192,7 +192,8 @@ def is_secret_read(p: str) -> bool:
             tail = tail[3:]
         return bool(tail) and p.count("../") >= 2 and is_secret_read("/" + tail)
     if p[0] != "/":
-        return False
+        base = p.rsplit("/", 1)[-1]
+        return _has_glob(base) and len(base) < 64 and _glob_matches_any(base, _KEY_NAMES)
     if p in T.SECRET_READ_FILES:
         return True
     n = normalize(p, None)
@@ -201,7 +202,59 @@ def is_secret_read(p: str) -> bool:
     for d in T.SECRET_READ_DIRS:
         if n.startswith(d + "/") or n == d:
             return True
-    return any(fnmatchcase(n, g) for g in T.SECRET_READ_GLOBS)
+    if any(fnmatchcase(n, g) for g in T.SECRET_READ_GLOBS):
+        return True
+    return _has_glob(n) and len(n) < 256 and _glob_may_match_secret(n)
+
+
+def _segments_may_match(pat: list[str], known: list[str]) -> bool:
+    """Segment by segment, whether a glob's segments and a known path's (itself possibly a glob) can name
+    the same file: a segment matches when either, read as a pattern, matches the other."""
+    return all(a == b or fnmatchcase(b, a) or fnmatchcase(a, b) or _globs_overlap(a, b)
+               for a, b in zip(pat, known, strict=False))
+
+
+def _literal_ends(g: str) -> tuple[str, str]:
+    """The literal text of a glob before its first and after its last wildcard."""
+    i = min((g.find(c) for c in "*?[" if c in g), default=len(g))
+    j = max(g.rfind(c) for c in "*?]")
+    return g[:i], g[j + 1:]
+
+
+def _globs_overlap(a: str, b: str) -> bool:
+    """Two glob segments that may name the same file, counted only when ``a`` spells out one of ``b``'s
+    literal ends (``ssh_host_*`` and ``ssh_host_*_key``, ``*_key`` and it; not ``host*`` and ``*.key``)."""
+    if not (_has_glob(a) and _has_glob(b)):
+        return False
+    (ap, asx), (bp, bsx) = _literal_ends(a), _literal_ends(b)
+    if not (ap.startswith(bp) or bp.startswith(ap)) or not (asx.endswith(bsx) or bsx.endswith(asx)):
+        return False
+    return bool(ap and bp) or bool(asx and bsx)
+
+
+def _glob_may_match_secret(n: str) -> bool:
+    """A glob (``/etc/sh*dow``, ``/etc/ssl/priv*/*``, ``/e*/shadow``, ``/etc/ssh/ssh_host_*``) that may match a
+    secret file: the shell expands it before the program runs, so what it may name counts."""
+    segs = n.split("/")
+    if is_private_key_name(segs[-1]) or (_has_glob(segs[-1]) and _glob_matches_any(segs[-1], _KEY_NAMES)):
+        return True
+    for f in T.SECRET_READ_FILES:
+        known = f.split("/")
+        if len(known) == len(segs) and _segments_may_match(segs, known):
+            return True
+    for d in T.SECRET_READ_DIRS:
+        known = d.split("/")
+        if len(segs) > len(known) and _segments_may_match(segs, known):
+            return True
+    for g in T.SECRET_READ_GLOBS:
+        known = g.split("/")
+        if len(known) == len(segs) and _segments_may_match(segs, known):
+            return True
+    return False
+
+
+# names a glob in the last segment may match that are private keys (id_* of every key type, and the like)
+_KEY_NAMES = tuple(f"id_{k}" for k in T.SSH_KEY_TYPES) + ("privkey.pem", "server.key", "key.pem")
 
 
 def is_block_device(p: str) -> bool:
@@ -342,6 +395,13 @@ def _classify_unknown(p: str, ctx_cwd: str | None) -> str:
                 return HOME
     if q in ("", "/", "/*") and p.startswith(UNKNOWN_MARK):
         return UNKNOWN
+    # a name unknown until run time inside a directory of credentials (`~/.ssh/$f`, `~/.aws/{}`): what it
+    # names is one of them
+    known = p.split(UNKNOWN_MARK, 1)[0]
+    if len(known) > 2 and known.endswith("/") and UNKNOWN_MARK not in known:
+        parent = known.rstrip("/")
+        if parent and _classify_path(parent, ctx_cwd, None) == SENSITIVE:
+            return SENSITIVE
     return UNKNOWN
 
 

@@ -3,6 +3,7 @@ tier of its command (tiers.md)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -271,8 +272,9 @@ class Policy:
         flags = self._flag_cache.get(action)
         if flags is None:
             wset = set(words)
+            # a lone verb (Claude Code's Read, Write, Edit; view, cat) acts on the path it is given
             flags = (bool(wset & T.PATH_WRITE_VERBS) and (bool(wset & T.PATH_OBJECTS) or len(words) == 1),
-                     bool(wset & T.PATH_READ_VERBS) and bool(wset & T.PATH_OBJECTS))
+                     bool(wset & T.PATH_READ_VERBS) and (bool(wset & T.PATH_OBJECTS) or len(words) == 1))
             if len(self._flag_cache) < 4096:
                 self._flag_cache[action] = flags
         writes, reads = flags
@@ -300,8 +302,9 @@ class Policy:
                 elif cls == P.ENV:
                     raise_to(M, "action.path_write.env", f"{action} on {_snippet(p, 60)} (.env file)")
             if reads and (cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(p)):
+                what = P.label(cls) if cls in (P.SENSITIVE, P.ENV) else "secrets"
                 raise_to(M, "action.path_read.secret", f"{action} reads {_snippet(p, 60)} "
-                                                       f"({P.label(cls)}) into the agent's context")
+                                                       f"({what}) into the agent's context")
 
     def _sql_command(self, words, command, raise_to):
         """Actions that run a query (run_query, execute_query, query) read a SQL command as SQL."""
@@ -376,7 +379,38 @@ def _ctx_for(reader: ShellReader, cwd: str | None):
     return Ctx(ws, ws, None)
 
 
+# keys of the JSON arguments of file tools (Claude Code's Read/Write/Edit, MCP filesystem servers)
+_PATH_KEYS = frozenset(("path", "file_path", "filepath", "filePath", "file", "filename", "notebook_path", "paths",
+                        "target", "destination", "source", "dir", "directory", "uri"))
+
+
+def _json_paths(text: str) -> list[str] | None:
+    """The paths named by a JSON object of tool arguments (``{"file_path": "/etc/x", "content": …}``), or
+    None when ``text`` is not one. Values under path keys, and any string value that looks like a path."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    out: list[str] = []
+    for key, value in list(obj.items())[:32]:
+        values = value if isinstance(value, list) else [value]
+        for v in values[:32]:
+            if not isinstance(v, str) or not v or len(v) > 4096:
+                continue
+            if v.startswith("file://"):
+                v = v[7:]
+            if key in _PATH_KEYS or (" " not in v and "\n" not in v and v.startswith(("/", "~/", "./", "../"))):
+                out.append(v)
+    return out
+
+
 def _path_tokens(text: str) -> list[str]:
+    if text[:1] == "{":
+        paths = _json_paths(text)
+        if paths is not None:
+            return paths
     out = []
     for tok in text.split()[:8]:
         tok = tok.strip("'\"`,;()[]{}")

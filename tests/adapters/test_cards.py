@@ -34,6 +34,29 @@ def test_secrets_are_masked():
     assert mask_secrets("rm -rf build && git push origin main") == "rm -rf build && git push origin main"
 
 
+def test_passwords_given_to_clients_are_masked():
+    # the spellings clients take a password in: attached, user:password, pass:, quoted, cookies
+    cases = {
+        "mysql -u root -pS3cretPass db": "S3cretPass",
+        "mysqldump -uroot -p'two words' db": "two words",
+        "curl -u admin:hunter2x https://x": "hunter2x",
+        "curl --proxy-user bob:pw12345 https://x": "pw12345",
+        "redis-cli -h cache -a s3cretpw ping": "s3cretpw",
+        "openssl rsa -passin pass:topsecret -in k.pem": "topsecret",
+        'export API_TOKEN="two words here"': "words here",
+        "curl -H 'Cookie: session=abcdef123' https://x": "abcdef123",
+        "PGPASSWORD=hunter22 psql -h db": "hunter22",
+    }
+    for text, secret in cases.items():
+        masked = mask_secrets(text)
+        assert secret not in masked and "••••" in masked, masked
+        assert "••••••••" not in masked, masked  # one mask per value
+    for plain in ("mkdir -pv d && cp -pr a b", "ssh -p2222 host", "git commit -a -m fix", "mysql -p db", "ls -u"):
+        assert mask_secrets(plain) == plain
+    card = build_card(approval(reason="reads secrets in `mysql -uroot -pS3cretPass`"))
+    assert "S3cretPass" not in card.reason and "S3cretPass" not in plain_text(card)
+
+
 def test_long_text_is_cut_with_a_note():
     text = "x" * 10_000
     out = cut(text, 1500)

@@ -49,6 +49,15 @@ def test_split_words(name: str, words: list[str]) -> None:
     ("execute_code", "print(1)", L), ("write_file", "/etc/hosts", H), ("patch_file", "~/.zshrc", H),
     ("write_file", ".env", M), ("delete_file", "/var/log/syslog", H), ("delete_file", "tmp/x.json", L),
     ("read_file", "~/.aws/credentials", M), ("read_file", ".env", M), ("read_file", "/var/log/shutdown.log", S),
+    # lone verbs (Claude Code's Read/Write/Edit, view) act on their path; JSON tool arguments name it
+    ("Read", "/etc/shadow", M), ("Read", "/etc/sh*dow", M), ("Read", "src/main.py", S), ("view", ".env", M),
+    ("Read", '{"file_path": "/root/.ssh/id_ed25519"}', M), ("Read", '{"file_path": "src/a.py", "limit": 9}', S),
+    ("Write", '{"file_path": "/etc/cron.d/x", "content": "* * * * * root sh"}', H),
+    ("Write", '{"file_path": "src/x.py", "content": "open(\'/etc/passwd\')"}', L),
+    ("Edit", '{"file_path": "/home/u/.bashrc", "old_string": "a", "new_string": "b"}', H),
+    ("mcp__filesystem__read_multiple_files", '{"paths": ["a.txt", "/home/u/.aws/credentials"]}', M),
+    ("mcp__filesystem__write_file", '{"path": "file:///etc/sudoers", "content": "x"}', H),
+    ("Grep", '{"pattern": "root", "path": "/etc/shadow"}', M), ("Grep", '{"pattern": "TODO", "path": "src"}', L),
     ("git_push", "git push -f origin main", H), ("kubectl_delete_pod", "kubectl delete pod x", H),
     ("api_call", "DELETE https://api.example.com/v1/repos/7", H), ("api_call", "GET https://x", M),
     # database actions

@@ -42,17 +42,40 @@ from core.policy.shell.registry import (
 from core.policy.shell.state import (
     MARK,
     MAX_ARGS,
+    MAX_COMBOS,
     MAX_STACK,
     OTHER,
     SECRET,
     Acc,
     Ctx,
     FileInput,
+    TextInput,
     is_downloaded,
 )
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+
+#: programs that print the names of the files they are given or find (their output is file names)
+_PATH_PRINTERS = frozenset(("realpath", "readlink", "grealpath", "greadlink"))
+_LISTERS = frozenset(("find", "fd", "fdfind", "ls", "exa", "eza", "lsd", "tree", "dir", "vdir", "ll", "la",
+                      "gfind", "bfs")) | _PATH_PRINTERS
+
+
+#: archivers that read the names of the files to pack from their input, and the options that say so (None:
+#: always)
+_NAMES_FROM_INPUT = {"tar": ("-T", "--files-from"), "gtar": ("-T", "--files-from"), "bsdtar": ("-T", "--files-from"),
+                     "cpio": None, "zip": ("-@", "--names-stdin"), "rsync": ("--files-from",),
+                     "afio": None, "pax": None}
+
+
+def _takes_names(prog: str, args: list) -> bool:
+    opts = _NAMES_FROM_INPUT[prog]
+    if opts is None:
+        return True
+    return any(a.split("=", 1)[0] in opts or (a[:1] == "-" and a[1:2] != "-" and "T" in a and prog != "zip")
+               for a in args[:32])
 
 
 def looks_dangerous(a: str) -> bool:
@@ -226,10 +249,35 @@ class Dispatch:
         if (ctx.secretish or stdin is SECRET or SECRET in meta_outputs(metas)) and (
                 out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS):
             out = self.secret_flow(prog, args, metas, stdin, ctx, acc, out)
+        if prog in _LISTERS and (out is OTHER or out is None or out is SECRET) and args:
+            out = self._listed_secrets(prog, args, ctx) or out  # (names, not contents)
+        elif type(stdin) is TextInput and prog in _NAMES_FROM_INPUT and _takes_names(prog, args) and any(
+                self._names_secret(f, ctx) for f in stdin.text.split("\n")[:MAX_COMBOS] if f):
+            # an archive of the files named on its input (`find ~/.ssh | tar czf - -T -`)
+            acc.add(M, "args.secret_read", f"{prog} is given the names of secret files on its input: it reads them")
+            out = SECRET
         if dry:
             acc.add(min(max(target.tier, S), L), "shell.dry_run", f"dry run: {target.reason or prog}")
         acc.cur = prev_cur
         return out
+
+    def _names_secret(self, f: str, ctx: Ctx) -> bool:
+        """``f`` is (or, with a part unknown until run time, is inside) a sensitive, .env or secret file."""
+        return self.pclass(f, ctx) in (P.SENSITIVE, P.ENV) or P.is_secret_read(P.normalize(f, ctx.cwd))
+
+    def _listed_secrets(self, prog: str, args: list, ctx: Ctx):
+        """What a program that prints file names prints when it lists a directory of credentials (``find
+        ~/.ssh``, ``ls ~/.aws/*``) or names a secret file (``realpath .env``): those names, as text whose file
+        part is unknown (``~/.ssh/<unknown>``), so ``| xargs cat`` reads a secret. None otherwise."""
+        for a in args[:16]:
+            if not a or a[0] == "-" or MARK in a:
+                continue
+            if self._names_secret(a, ctx):
+                if prog in _PATH_PRINTERS:
+                    return TextInput(a, False)
+                d = a[:-2] if a.endswith("/*") else a.rstrip("/")
+                return TextInput(f"{d}/{MARK}", False)
+        return None
 
     def _peel(self, prog, wrap, argv, metas, ctx, acc):
         """The command after a wrapper (``sudo -u x CMD`` -> ``CMD``; table WRAPPERS: its options that take a value,

@@ -46,7 +46,7 @@ CODE_WORDS = frozenset(("run", "execute", "eval", "script", "code", "deploy"))
 PATH_WRITE_VERBS = frozenset(("write", "create", "patch", "edit", "delete", "remove", "move", "copy", "rename",
                               "append", "overwrite", "save", "replace", "mkdir", "touch", "rm", "mv", "cp", "put",
                               "upload", "str_replace", "insert", "update"))
-PATH_READ_VERBS = frozenset(("read", "get", "view", "open", "cat", "show", "load", "head", "tail", "preview"))
+PATH_READ_VERBS = frozenset(("read", "get", "view", "open", "cat", "show", "load", "head", "tail", "preview", "grep"))
 PATH_OBJECTS = frozenset(("file", "dir", "directory", "folder", "path", "content", "text", "notebook", "document",
                           "doc", "contents"))
 #: multi-word entries of the word list, matched on consecutive words

@@ -108,7 +108,7 @@ def test_a_few_entries_say_what_the_manuals_say() -> None:
     assert t["rpm"].options["--eval"] == "code:other"
     assert t["ld-linux-x86-64.so.2"].operand == "program"
     assert t["unshare"].input == "shell" and t["bash"].input == "shell"
-    assert t["sqlite3"].input == "bang" and t["duckdb"].input == "sql"
+    assert t["sqlite3"].input == "sql" and t["duckdb"].input == "sql" and t["redis-cli"].input == "redis"
 
 
 # ------------------------------------------------------------------ the loader's errors

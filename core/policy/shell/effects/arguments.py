@@ -51,6 +51,7 @@ METADATA_READERS = frozenset(T.SECRET_ECHOERS | {
     "exa", "eza", "lsd", "dir", "vdir", "ll", "la", "type", "whereis", "whatis", "man", "info", "apropos",
     "tldr", "help", "hash", "locate", "mlocate", "plocate", "fd", "fdfind", "find", "ldd", "size", "chgrp",
     "rm", "unlink", "shred", "mv", "setfacl", "restorecon", "chcon", "chattr", "install", "mkfifo", "mknod",
+    "cd", "pushd", "popd", "dirs", "z", "zoxide", "j", "autojump",
 })
 #: programs whose handler reads the command they run (a shell among their words is that command's business)
 COMMAND_READERS = frozenset(T.SHELLS | set(T.INTERPRETERS) | set(T.WRAPPERS) | {

@@ -289,8 +289,22 @@ def read_input(r, prog: str, kind: str, text: str, ctx, acc) -> None:
         for f in _put_lines(text):
             acc.add(M, "args.upload", f"{prog} is told to send {_show(f)} (put)")
             r.sends_secret(prog, f, ctx, acc)
-    elif kind == "sql":
-        read_code(r, text, "sql", ctx, acc)
+    elif kind == "sql":  # SQL, and the client's shell escapes (`\\! CMD`, `.shell CMD`, `system CMD`)
+        sql = "\n".join(ln for ln in text.split("\n")[:256] if not ln.lstrip().startswith(_CLIENT_COMMANDS))
+        if sql.strip():
+            read_code(r, sql, "sql", ctx, acc)
+        for cmd in _bang_lines(text):
+            acc.add(M, "args.bang", f"{prog} is told to run {_show(cmd)} (a shell escape)")
+            r.run_text(cmd, ctx.child(), acc)
+    elif kind == "redis":  # one redis command a line (`FLUSHALL`)
+        for line in text.split("\n")[:256]:
+            words = line.split()
+            if words:
+                r.call("h_redis", prog, words, [None] * len(words), ctx, acc, None)
+
+
+#: how SQL clients' own commands start (psql `\\dt`, sqlite3 `.tables`, sqlcmd `:setvar`, mysql `system`): not SQL
+_CLIENT_COMMANDS = ("\\", ".", ":", "!", "system ", "shell ", "HOST ", "host ")
 
 
 def _put_lines(text: str) -> list:

@@ -27,8 +27,10 @@ def h_redis(r, prog, args, metas, ctx, acc, stdin):
     """``redis-cli CMD``: FLUSHALL/FLUSHDB/SHUTDOWN and CONFIG SET HIGH, reads SAFE, other commands MEDIUM (writes)."""
     o = getopts(args, frozenset("hpanurs"), frozenset(("--user", "--pass", "--tls", "--cacert")), stop_at_pos=True)
     cmd = o.pos[0].upper() if o.pos else ""
-    if not cmd:
-        acc.add(L, "shell.redis", "interactive redis-cli")
+    if not cmd and any(a in _NO_SESSION for a in args):
+        acc.add(S, "shell.redis.read", f"{prog} {next(a for a in args if a in _NO_SESSION)} (reads)")
+    elif not cmd:
+        acc.add(M, "shell.redis", f"interactive {prog}: it runs whatever it is fed later")
     elif cmd in ("FLUSHALL", "FLUSHDB", "SHUTDOWN", "DEBUG", "SWAPDB"):
         acc.add(H, "shell.redis.flush", f"redis {cmd} (deletes every key)")
     elif cmd == "CONFIG" and len(o.pos) > 1 and o.pos[1].upper() == "SET":
@@ -69,7 +71,8 @@ _SQL_OPTS = {
 def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
     """SQL clients (``psql -c``, ``mysql -e``, ``sqlite3 db SQL`` …): the SQL given in options, files, the input or
     ``<(cmd)`` read by :func:`core.policy._sql.classify_sql` (and its shell escapes as commands); SQL from a file or
-    the input that cannot be read is MEDIUM, an interactive client LOW."""
+    the input that cannot be read is MEDIUM, and so is an interactive client (its input is read as SQL and its shell
+    escapes as commands by the knowledge table's ``input = "sql"``)."""
     short, sql_letters, sql_longs, file_letters = _SQL_OPTS.get(prog, ("", "", (), ""))
     long_arg = frozenset(("--command", "--execute", "--query", "--dbname", "--host", "--port", "--username",
                           "--user", "--file", "--set", "--variable", "--database", "--password", "--output"))
@@ -138,8 +141,16 @@ def h_sql_client(r, prog, args, metas, ctx, acc, stdin):
     if has_file or stdin is not None or sources:
         acc.add(M, "sql.file", f"{prog} runs SQL from a file or its input")
         return OTHER
-    acc.add(L, "sql.interactive", f"interactive {prog}")
+    if any(a in _NO_SESSION for a in args):
+        acc.add(L, "sql.client", f"{prog} (lists or prints and exits)")
+    else:  # (tiers.md v3.2: an interactive program runs whatever it is fed later, `\\! sh` too)
+        acc.add(M, "sql.interactive", f"interactive {prog}: it runs whatever it is fed later")
     return OTHER
+
+
+#: options of SQL and key-value clients that print something and exit instead of opening a session
+_NO_SESSION = frozenset(("-l", "--list", "--version", "-V", "--help", "-?", "-version", "-help", "--stat",
+                         "--bigkeys", "--memkeys", "--latency", "--scan", "--hotkeys"))
 
 
 def h_db_drop(r, prog, args, metas, ctx, acc, stdin):

@@ -29,6 +29,13 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 _EX_MODE = frozenset(("ed", "red", "ex"))
 
 
+#: editors' names for their read-only mode (`view` is `vim -R`)
+_VIEWERS = frozenset(("view", "rview", "nview", "gview"))
+_VI_READ_ONLY = ("-R", "-M")
+_READ_ONLY_FLAGS = {"vim": _VI_READ_ONLY, "vi": _VI_READ_ONLY, "nvim": _VI_READ_ONLY, "gvim": _VI_READ_ONLY,
+                    "ex": _VI_READ_ONLY, "nano": ("-v", "--view")}
+
+
 def h_editor(r, prog, args, metas, ctx, acc, stdin):
     """Editors: the files named are written (``edit (vim)``); ex/vim commands read from the input (``vim -es <
     script``) count as what they do."""
@@ -39,6 +46,11 @@ def h_editor(r, prog, args, metas, ctx, acc, stdin):
         ex_mode = prog in _EX_MODE or any(a in ("-e", "-E", "-es", "-Es") for a in args)
         r.ex_effects(prog, "input", ex_line_effects(stdin.text, lines_are_keys=not ex_mode), ctx, acc)
     files = [f for f in files if f != "-"]
+    if prog in _VIEWERS or any(a in _READ_ONLY_FLAGS.get(prog, ()) for a in args):
+        # read-only mode (view, vim -R, nvim -M): the files are shown, not written
+        r.read_secret_check(prog, files, ctx, acc)
+        acc.add(L, "shell.editor.view", f"{prog} (read-only)")
+        return OTHER
     for f in files:
         r.write_path(f, ctx, acc, f"edit ({prog})")
     if not files:

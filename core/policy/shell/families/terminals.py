@@ -96,6 +96,8 @@ def h_tmux(r, prog, args, metas, ctx, acc, stdin):
             cmds.append([])
         else:
             cmds[-1].append(a)
+    if not any(cmds):
+        cmds = [["new-session"]]  # (bare tmux: a new session, attached)
     for cmd in cmds[:32]:
         if not cmd:
             continue
@@ -103,6 +105,10 @@ def h_tmux(r, prog, args, metas, ctx, acc, stdin):
         with_arg = T.TMUX_RUNS.get(name)
         if with_arg is not None:
             o = getopts(rest, frozenset(with_arg), stop_at_pos=True)
+            if not o.pos and name in _TMUX_ATTACHED and "d" not in o.flags:
+                acc.add(M, "shell.interactive", f"{prog} {name} starts an interactive shell: it runs whatever it "
+                                                f"is fed later")
+                continue
             if not o.pos or ("C" in o.flags and name in ("run-shell", "run")):
                 continue
             acc.add(M, "shell.inline", f"{prog} {name} runs a command")
@@ -119,6 +125,10 @@ def h_tmux(r, prog, args, metas, ctx, acc, stdin):
                 acc.add(M, "shell.typed", f"{prog} {name} types a command into a terminal")
                 r.run_text(text, ctx, acc)
     return OTHER
+
+
+#: tmux commands that, without a command, start a shell in the terminal the agent is attached to
+_TMUX_ATTACHED = frozenset(("new-session", "new", "display-popup", "popup"))
 
 
 def h_screen(r, prog, args, metas, ctx, acc, stdin):
@@ -167,6 +177,8 @@ def h_screen(r, prog, args, metas, ctx, acc, stdin):
     if rest:
         acc.add(M, "shell.inline", f"{prog} runs a command")
         r.run_argv(rest, metas[i:] if len(metas) >= n else [None] * len(rest), ctx, acc, None)
+    elif flags.isdisjoint("rxRDdmvQ") and not any(a in ("-ls", "-list", "-wipe", "-version") for a in args):
+        acc.add(M, "shell.interactive", f"{prog} starts an interactive shell: it runs whatever it is fed later")
     return OTHER
 
 
