@@ -299,7 +299,9 @@ def _explain(exc: ValidationError, path: Path | None) -> str:
             hint = _suggest(err["loc"])
             lines.append(f"{where}: unknown key '{loc}'{hint}")
         elif err["type"] == "value_error":  # our own validators already say what they got
-            lines.append(f"{where}: {loc}: {err['msg'].removeprefix('Value error, ')}")
+            msg = err["msg"].removeprefix("Value error, ")
+            # (a validator that names the exact key itself, policy.programs.NAME.options.OPT, is not prefixed)
+            lines.append(f"{where}: {msg}" if msg.startswith(loc + ".") else f"{where}: {loc}: {msg}")
         else:
             lines.append(f"{where}: {loc}: {err['msg']} (got {err.get('input')!r})")
     return "\n".join(lines)

@@ -28,7 +28,7 @@ VALUE_KINDS = frozenset(("command", "program", "read", "write", "writedir", "upl
 #: option kinds that are flags (no value)
 FLAG_KINDS = frozenset(("listen", "bang", "inplace", "attach"))
 INPUT_KINDS = frozenset(("shell", "bang", "sql", "redis"))
-OPERAND_KINDS = frozenset(("command", "program", "uses"))
+OPERAND_KINDS = frozenset(("command", "program", "uses", "servedir"))
 SUBCOMMAND_KINDS = frozenset(("listen", "upload", "bang", "command"))
 _KEYS = frozenset(("also", "wraps", "value_opts", "input", "operand", "listens", "connects", "options",
                    "subcommands"))
@@ -84,6 +84,10 @@ def _is_code_kind(kind: str) -> bool:
 
 
 def _check_kind(name: str, key: str, kind, allowed: frozenset) -> str:
+    if isinstance(kind, str) and kind.partition(":")[0] in ("code", "script") and kind not in allowed and (
+            not _is_code_kind(kind)):
+        raise KnowledgeError(f"programs.{name}.{key}: {kind!r} names no language known here (LANG is one of "
+                             f"{', '.join(sorted(LANGS))})")
     if not isinstance(kind, str) or not (kind in allowed or _is_code_kind(kind)):
         raise KnowledgeError(f"programs.{name}.{key}: {kind!r} is not a known kind "
                              f"(one of {', '.join(sorted(allowed))}, code:LANG, script:LANG)")
@@ -91,6 +95,10 @@ def _check_kind(name: str, key: str, kind, allowed: frozenset) -> str:
 
 
 def _entry(name: str, raw) -> Program:
+    if not name or "/" in name or name != name.strip():
+        base = name.strip().rsplit("/", 1)[-1]
+        raise KnowledgeError(f"programs.{name}: a program is named as the shell runs it, without a directory"
+                             + (f" ({base!r}: /usr/bin/{base} and ./bin/{base} are both {base})" if base else ""))
     if not isinstance(raw, Mapping):
         raise KnowledgeError(f"programs.{name}: expected a table of keys, got {type(raw).__name__}")
     unknown = set(raw) - _KEYS

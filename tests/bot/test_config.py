@@ -27,6 +27,8 @@ def write(tmp_path, text: str) -> Path:
     ("policy: {action_tiers: {deploy_docs: PURPLE}}\n", "policy.action_tiers"),
     ("policy: {programs: {mytool: {optons: {-x: command}}}}\n", "policy.programs.mytool: unknown key(s) optons"),
     ("policy: {programs: {mytool: {options: {--run: runs}}}}\n", "policy.programs.mytool.options.--run: 'runs'"),
+    ("policy: {programs: {mytool: {options: {-e: 'code:klingon'}}}}\n", "names no language known here"),
+    ("policy: {programs: {./bin/mytool: {options: {-e: command}}}}\n", "without a directory ('mytool'"),
     ("- a\n- b\n", "top level must be a mapping"),
     ("server: [\n", "not valid YAML"),
 ])
@@ -35,6 +37,7 @@ def test_bad_config_names_key_and_file(tmp_path, text, needle):
     with pytest.raises(ConfigError) as info:
         load_config(path, environ={})
     assert needle in str(info.value) and str(path) in str(info.value)
+    assert "policy.programs: policy.programs" not in str(info.value)  # (the key is named once)
 
 
 def test_token_from_environment_and_missing_token(tmp_path):

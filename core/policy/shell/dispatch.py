@@ -140,6 +140,9 @@ class Dispatch:
         then the program's handler."""
         for _ in range(12):
             w0 = argv[0]
+            if not w0:
+                acc.add(L, "shell.empty_program", "an empty program name (the shell finds no such command)")
+                return OTHER
             if MARK in w0:
                 meta = metas[0] if metas else None
                 if meta and meta[0] is not None and w0 == MARK:

@@ -367,7 +367,9 @@ def _net_shell(node: Simple, acc: Acc) -> None:
     if prog in SHELL_NAMES or prog == "exec":
         dest = next(network_destination(rd.target.lit) for rd in node.redirs if rd.target is not None and
                     rd.target.lit and rd.target.lit.startswith(NET_DEVICES))
-        acc.add(H, "shell.remote_shell", f"starts a remote shell to {dest or 'the network'} ({prog} through /dev/tcp)")
+        dev = next((rd.target.lit[:8] for rd in node.redirs if rd.target is not None and rd.target.lit and
+                    rd.target.lit.startswith(NET_DEVICES)), "/dev/tcp")
+        acc.add(H, "shell.remote_shell", f"starts a remote shell to {dest or 'the network'} ({prog} through {dev})")
 
 
 _LOOSE_PAIRS = (("'", ""), ('"', ""), ("`", ";"), ("(", ";"), (")", ";"), ("{", " "), ("}", " "), ("\\", ""),

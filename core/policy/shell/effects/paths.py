@@ -34,7 +34,8 @@ class PathEffects:
 
     def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to") -> str:
         """A write of ``p`` (``verb`` names it in the reason: "redirect output to", "copy into"); returns the
-        path's class. ``/dev/tcp/HOST/PORT`` is a network connection (HIGH: what runs here talks to the network)."""
+        path's class. ``/dev/tcp/HOST/PORT`` is a network connection (HIGH: what runs here talks to the network).
+        A write of a file inside a directory is spelled ``DIR/x``; the reason names the directory."""
         if p.startswith(NET_DEVICES):
             dest = "/".join(p.split("/")[3:5]).replace("/", ":", 1) or p
             acc.add(H, "shell.net_redirect", f"{verb} {show(dest)} through {p[:8]} (a network connection)")
@@ -44,7 +45,8 @@ class PathEffects:
         if cls == P.NULLDEV:
             acc.add(S, "shell.write.null", f"{verb} {p} (discarded)")
         else:
-            acc.add(t, f"shell.write.{cls}", f"{verb} {show(p)} ({P.label(cls)})")
+            shown = (p[:-2] or "/") if p.endswith("/x") and verb.endswith(" into") else p
+            acc.add(t, f"shell.write.{cls}", f"{verb} {show(shown)} ({P.label(cls)})")
         return cls
 
     def delete_path(self, p: str, recursive: int, ctx: Ctx, acc: Acc, what: str = "delete") -> None:
