@@ -11,7 +11,7 @@ Module map (private):
     ``_sql``     SQL statement splitter and classifier;
     ``_pycode``  inline code in any language: the effects it has (commands, writes, reads, sockets …);
     ``_pyast``   inline Python read with ``ast`` and a little data flow (for ``_pycode``);
-    ``_codefx``  the tiers of those effects (remote shells, listeners, secret reads …);
+    ``code/``    the tiers of those effects (``code.tiers``: remote shells, listeners, secret reads …);
     ``_actions`` action names read as words;
     ``_policy``  the classifier tying them together.
 """

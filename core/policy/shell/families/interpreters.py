@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from core.policy import _paths as P
 from core.policy import tables as T
-from core.policy._codefx import apply_code_effects
 from core.policy._pycode import code_runs_data, scan_code
+from core.policy.code import apply_code_effects
 from core.policy.shell.common import show
 from core.policy.shell.effects.arguments import served_dir
 from core.policy.shell.families import handlers
@@ -195,7 +195,7 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
 
 
 def _scan_code(r, code: str, ctx, acc, lang: str | None = None):
-    """Inline code's effects (:func:`core.policy._pycode.scan_code`) at their tiers (:mod:`core.policy._codefx`)."""
+    """Inline code's effects (:func:`core.policy._pycode.scan_code`) at their tiers (:mod:`core.policy.code.tiers`)."""
     apply_code_effects(r, scan_code(code, lang), ctx, acc, lang, max_depth=MAX_DEPTH)
 
 
