@@ -10,8 +10,9 @@ Module map (private):
     ``_overflow`` text past the shell reader's work budget, scanned loosely (it can only raise the tier);
     ``_sql``     SQL statement splitter and classifier;
     ``_pycode``  inline code in any language: the effects it has (commands, writes, reads, sockets …);
-    ``_pyast``   inline Python read with ``ast`` and a little data flow (for ``_pycode``);
-    ``code/``    the tiers of those effects (``code.tiers``: remote shells, listeners, secret reads …);
+    ``code/``    inline Python read with ``ast`` and a little data flow (``code.python``, ``code.pyeval``,
+                 ``code.pyvalues``; tables in ``code.calls``), the tiers of the effects (``code.tiers``: remote
+                 shells, listeners, secret reads …);
     ``_actions`` action names read as words;
     ``_policy``  the classifier tying them together.
 """

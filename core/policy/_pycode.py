@@ -43,7 +43,7 @@ kind                  value, and the shapes that produce it
 ====================  ==============================================================================================
 
 Python (``lang`` "python", or None for code of unknown language) is read with :mod:`ast` and a little data
-flow (:mod:`core.policy._pyast`) when it parses within the guards; otherwise, and for the other languages, a
+flow (:mod:`core.policy.code.python`) when it parses within the guards; otherwise, and for the other languages, a
 linear scan reads calls with literal arguments (the tables :data:`CODE_CALLS` and :data:`LANG_CALLS`), with
 names assigned string literals resolved (``$i="203.0.113.7"; … inet_aton($i)``). Neither may raise or take
 long on hostile text: the scans are linear and capped (:data:`MAX_CALLS`, :data:`MAX_ARGS`).
@@ -1442,7 +1442,7 @@ def _scan_code(code: str, lang: str | None) -> list:
         return _finish([("too_long", len(code))] + _scan_code(code[:MAX_CODE_SCAN], lang))
     out = None
     if lang in (None, "python") and "(" in code and _AST_HINT.search(code):  # (Python acts through calls)
-        from core.policy._pyast import read_python
+        from core.policy.code.python import read_python
 
         out = read_python(code, lang)
         if out is not None and lang is None:

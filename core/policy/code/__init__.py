@@ -2,10 +2,13 @@
 tiers of those effects.
 
 Modules:
-    ``tiers``  the tiers of the effects (remote shells, listeners, secret reads …): :func:`apply_code_effects`.
+    ``python``    Python read with ``ast``: the guards, the tree walk and the effects of calls;
+    ``pyeval``    its data flow: the candidate values of expressions, names bound;
+    ``pyvalues``  the values it gives expressions (modules, paths, sockets, received data …) and their operations;
+    ``calls``     the call tables (data);
+    ``tiers``     the tiers of the effects (remote shells, listeners, secret reads …): :func:`apply_code_effects`.
 
-The readers of the code are :mod:`core.policy._pycode` (every language) and :mod:`core.policy._pyast` (Python
-read with ``ast``) until they move here.
+The linear reader of every language is :mod:`core.policy._pycode` until it moves here.
 """
 
 from core.policy.code.tiers import apply_code_effects
