@@ -39,7 +39,8 @@ import ast
 import warnings
 
 from core.policy._paths import UNKNOWN_MARK as MARK
-from core.policy.code.calls import PATH_METHODS, PY_CALLS
+from core.policy.code.calls import CODE_CALLS, PATH_METHODS, PY_CALLS
+from core.policy.code.linear import scan_linear
 from core.policy.code.pyeval import Evaluator
 from core.policy.code.pyvalues import _RECV, _U, FD, MAX_CAND, Meth, Mod, PathV, Sock, _canon, _load
 
@@ -363,8 +364,6 @@ class _Reader(Evaluator):
         """A call the Python tables do not know: read by its last name with the generic table of
         :data:`core.policy.code.calls.CODE_CALLS` (``require("child_process").execSync("…")``,
         ``File.write("…")``)."""
-        from core.policy._pycode import CODE_CALLS
-
         parts = dotted.rsplit(".", 1)
         name = parts[-1]
         owner = parts[0] if len(parts) == 2 else ""
@@ -461,8 +460,6 @@ class _Reader(Evaluator):
                 if depth < MAX_EXEC_DEPTH and self.read_text(v, depth + 1):
                     pass
                 else:
-                    from core.policy._pycode import scan_linear
-
                     for e in scan_linear(v, "python")[:MAX_EFFECTS]:
                         self.add(*e)
                 if self.lang is None:
