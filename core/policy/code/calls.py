@@ -5,7 +5,7 @@ Every language (the linear scan, :mod:`core.policy.code.linear`):
     :data:`CODE_CALLS`      calls that run commands, delete or write files, by their last name (every language;
                             Python's reader uses it for methods of objects it does not know);
     :data:`LANG_CALLS`      per language: connections, listeners, reads, writes, servers, commands run from
-                            variables (``LANG_OF``: the table an interpreter shares);
+                            variables (``_LANG_OF``: the table an interpreter shares);
     :data:`STDIO_PATTERNS`  per language: expressions that alone say standard input/output are tied to a socket;
     :data:`SERVE_PATTERNS`  per language: expressions naming the directory a server serves.
 Python (read with ``ast``, :mod:`core.policy.code.python`):
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+# ============================================================================================= every language
 #: call name -> how its literal arguments are read:
 #:   cmd        one string: a shell command; several strings or a list: program and arguments
 #:   prog_list  program string, then a list of arguments (``spawnSync('rm', ['-rf', '/'])``)
@@ -235,7 +236,7 @@ SERVE_PATTERNS: dict[str, tuple[str, ...]] = {
     "php": (),
 }
 
-# ==================================================================================== Python
+# ===================================================================================================== Python
 #: Python calls by their dotted name -> how their arguments are read:
 #:   cmd      a shell command (one string) or program and arguments (a list)
 #:   sp       subprocess style: a string or a list; ``stdin=``/``stdout=`` a socket ties them to it
@@ -302,6 +303,7 @@ PATH_METHODS = {
 }
 
 
+# ========================================================================================== the name searches
 def _name_regex(names) -> re.Pattern:
     """Calls by name: no look-behind in the expression, so that the engine skips the characters no name
     starts with (callers reject a match preceded by a name character)."""
