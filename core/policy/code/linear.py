@@ -9,8 +9,8 @@ Everything is linear in the text and capped: at most :data:`MAX_CALLS` calls of 
 hundred characters; name searches are tries, so the regular-expression engine skips what cannot start a name.
 
 To read a new call: add it to a table of :mod:`core.policy.code.calls` with the "how" that reads it; a new
-"how": :func:`_scan_calls` (:data:`CODE_CALLS`) or :func:`_call_effect` (:data:`LANG_CALLS`). Add a case to
-``tests/core/policy/test_code.py``.
+"how": :func:`_scan_calls` (:data:`CODE_CALLS`) or :func:`_call_effect` (:data:`~core.policy.code.calls.LANG_CALLS`).
+Add a case to ``tests/core/policy/test_code.py``.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ from core.policy.code.literals import (
     _window,
 )
 
-#: the names of :data:`CODE_CALLS` (a trie, with no look-behind: see :func:`_name_regex`; the scan rejects a
-#: match preceded by a name character)
+#: the names of :data:`CODE_CALLS` (a trie, with no look-behind: see :func:`core.policy.code.calls._name_regex`;
+#: the scan rejects a match preceded by a name character)
 _CALL = re.compile("(" + trie_regex(CODE_CALLS, flexible=False) + r")(?![A-Za-z0-9_])")
 _SHELL_SUB = re.compile(r"`|\bqx\s*[(\[{<!|/]|%x[(\[{<!|/]")
 _RECURSIVE = re.compile(r"recursive\s*[:=]\s*(?:=>\s*)?(?:true|True|1)|:recursive|recursive:\s*true")
