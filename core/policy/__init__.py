@@ -9,9 +9,11 @@ Module map (private):
     ``_paths``   path classes (home, system directories, sensitive and .env files, devices);
     ``_overflow`` text past the shell reader's work budget, scanned loosely (it can only raise the tier);
     ``_sql``     SQL statement splitter and classifier;
-    ``_pycode``  inline code in any language: the effects it has (commands, writes, reads, sockets …);
-    ``_pyast``   inline Python read with ``ast`` and a little data flow (for ``_pycode``);
-    ``_codefx``  the tiers of those effects (remote shells, listeners, secret reads …);
+    ``code/``    inline code in any language: the effects it has (commands, writes, reads, sockets …) and their
+                 tiers: the call tables (``code.calls``), literals (``code.literals``), the linear scan
+                 (``code.linear``, ``code.dialects``: awk, Tcl …), facts of the commands run (``code.facts``),
+                 Python read with ``ast`` and a little data flow (``code.python``, ``code.pyeval``,
+                 ``code.pyvalues``), the tiers (``code.tiers``: remote shells, listeners, secret reads …);
     ``_actions`` action names read as words;
     ``_policy``  the classifier tying them together.
 """
@@ -23,12 +25,12 @@ def clear_caches(policy: Policy | None = None) -> None:
     """Forget every memo of the classifier (path classes, the crisis detector's caches and, given a
     ``policy``, its action tables), so the next call pays a never-seen request's full cost (benchmarks)."""
     from core.crisis import clear_caches as clear_crisis
-    from core.policy import _paths, _pycode
+    from core.policy import _paths, code
     from core.policy.shell.effects import arguments
 
     _paths._MEMO.clear()
     _paths.is_secret_read.cache_clear()
-    _pycode._MEMO.clear()
+    code.clear_memo()
     arguments.clear_caches()
     clear_crisis()
     if policy is not None:

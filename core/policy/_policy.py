@@ -13,8 +13,8 @@ from core.crisis._detect import detect_crisis_request
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy._actions import exact_key, server_part, split_words, tool_part, word_tier
-from core.policy._pycode import scan_code
 from core.policy._sql import classify_sql, sql_shell_commands
+from core.policy.code import scan_code
 from core.policy.shell.families.interpreters import _scan_code
 from core.policy.shell.state import Acc
 from core.policy.shell.walker import ShellReader

@@ -137,7 +137,7 @@ INTERPRETERS = {
     "R": ("e", frozenset("f")), "expect": ("c", frozenset("fD")), "jrunscript": ("e", frozenset("lfq")),
     "jjs": ("", frozenset()), "wish": ("", frozenset()),
 }
-#: the language of each interpreter's inline code (for the calls :mod:`core.policy._pycode` reads)
+#: the language of each interpreter's inline code (for the calls :mod:`core.policy.code` reads)
 INTERPRETER_LANGS = {
     "python": "python", "python2": "python", "python3": "python", "pypy": "python", "pypy3": "python",
     "perl": "perl", "ruby": "ruby", "node": "node", "nodejs": "node", "deno": "node", "bun": "node",

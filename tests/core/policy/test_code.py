@@ -13,8 +13,8 @@ import time
 import pytest
 
 from core.policy import Policy
-from core.policy._pyast import MAX_TEXT, read_python
-from core.policy._pycode import bare_shell, scan_code
+from core.policy.code import bare_shell, read_python, scan_code
+from core.policy.code.python import MAX_TEXT
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL

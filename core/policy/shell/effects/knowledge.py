@@ -406,7 +406,7 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
 
 #: command languages whose tier is what the commands do (debugger and editor commands, SQL), not "inline code"
 _READ_BY_CONTENT = frozenset(("gdb", "vim", "sql"))
-#: languages :func:`core.policy._pycode.scan_code` reads by name
+#: languages :func:`core.policy.code.scan_code` reads by name
 _SCANNED_LANGS = frozenset(("python", "perl", "ruby", "node", "php", "lua"))
 
 

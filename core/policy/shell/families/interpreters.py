@@ -1,5 +1,5 @@
 """Shells and interpreters: ``sh -c``, scripts run (written or downloaded before), ``eval``, ``source``,
-``python``/``node``/``perl``/… inline code (read by :func:`core.policy._pycode.scan_code` through
+``python``/``node``/``perl``/… inline code (read by :func:`core.policy.code.scan_code` through
 :func:`_scan_code`), PowerShell's ``Invoke-Expression``.
 
 To add a rule: add the program's handler here (signature ``(r, prog, args, metas, ctx, acc, stdin)``: ``r`` the
@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from core.policy import _paths as P
 from core.policy import tables as T
-from core.policy._codefx import apply_code_effects
-from core.policy._pycode import code_runs_data, scan_code
+from core.policy.code import apply_code_effects, code_runs_data, scan_code
 from core.policy.shell.common import show
 from core.policy.shell.effects.arguments import served_dir
 from core.policy.shell.families import handlers
@@ -195,7 +194,7 @@ def h_source(r, prog, args, metas, ctx, acc, stdin):
 
 
 def _scan_code(r, code: str, ctx, acc, lang: str | None = None):
-    """Inline code's effects (:func:`core.policy._pycode.scan_code`) at their tiers (:mod:`core.policy._codefx`)."""
+    """Inline code's effects (:func:`core.policy.code.scan_code`) at their tiers (:mod:`core.policy.code.tiers`)."""
     apply_code_effects(r, scan_code(code, lang), ctx, acc, lang, max_depth=MAX_DEPTH)
 
 

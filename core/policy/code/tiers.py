@@ -1,6 +1,6 @@
 """The tiers of what inline code does (tiers.md v3.2: "Inline code in any language", "Remote shells",
 "Listeners", "A secret as an argument"): :func:`apply_code_effects` maps the effects
-:func:`core.policy._pycode.scan_code` found to verdicts on the shell reader's accumulator.
+:func:`core.policy.code.scan_code` found to verdicts on the shell reader's accumulator.
 
 ==========================================================  =========  ====================================
 effects                                                     tier       rule
@@ -22,6 +22,12 @@ code longer than the scan reads (64 KiB)                    MEDIUM     ``code.to
 
 Reasons are short enough for a phone: "python code starts a remote shell to 203.0.113.7:4444 (stdin/stdout
 on the socket, /bin/sh)".
+
+To add a rule: give the effect a tier in :func:`apply_code_effects` (a new effect kind is collected in the loop
+over the effects and decided after it, where the combinations are), name it ``code.…`` (the catalogue
+``docs/rules.md`` is generated from the ids written here: ``python bench/rules.py``), add a row to the table
+above and a case to ``tests/core/policy/test_code.py``. The readers that find effects are the other modules of
+this package (:mod:`core.policy.code`).
 """
 
 from __future__ import annotations
@@ -59,7 +65,7 @@ def _add(acc, tier: Tier, rule: str, reason: str) -> None:
 
 
 def apply_code_effects(r, effects: list, ctx, acc, lang: str | None = None, max_depth: int = 8) -> None:
-    """Record on ``acc`` the tiers of ``effects`` (from :func:`core.policy._pycode.scan_code`) of code in
+    """Record on ``acc`` the tiers of ``effects`` (from :func:`core.policy.code.scan_code`) of code in
     ``lang``; ``r`` is the shell reader (commands run are read as commands, paths by its path rules).
 
     Shapes (terminal commands)::
