@@ -25,6 +25,17 @@ from functools import lru_cache
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show as _show
+from core.policy.shell.effects.addresses import (
+    _LOOPBACK,
+    LOCAL_TOPS,
+    bind_option,
+    bind_value,
+    destination_with_port,
+    host_port_pair,
+    listening,
+    network_destination,
+    numeric_ipv4,
+)
 from core.policy.shell.state import FileInput, TextInput
 from core.tiers import Tier
 
@@ -101,23 +112,6 @@ SHELL_AS_DATA = frozenset(("completion", "completions", "init", "hook", "activat
 #: variables whose value names a shell for others to use later (not started now)
 SHELL_SETTING_VARS = ("SHELL=", "CONFIG_SHELL=", "SHELL:=", "shell=")
 
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/'\"]+")
-_IPV4 = re.compile(r"(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w.]|\.\d)")
-#: an IPv6 address (at least three groups, with ``::`` or eight groups), bracketed with a port or bare
-_IPV6 = re.compile(r"(?<![\w:])\[?((?:[0-9A-Fa-f]{1,4}:){2,7}:?[0-9A-Fa-f]{0,4}(?:::[0-9A-Fa-f]{1,4})*)\]?(?::\d{1,5})?"
-                   r"(?![\w:])")
-_HOSTPORT = re.compile(r"(?<![\w.-])(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}:\d{1,5}(?!\w)")
-_USERHOST = re.compile(r"(?<![\w.-])[A-Za-z0-9._-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}(?![\w-])")
-_DEVTCP = re.compile(r"/dev/(?:tcp|udp)/([^/\s]+)/(\d+)")
-#: relay addresses (socat, ncat --proxy …): a protocol, a colon, a host
-_RELAY_CONNECT = re.compile(r"(?i)(?<![\w-])(?:tcp[46]?|udp[46]?|sctp[46]?|openssl|ssl|tcp-connect|udp-connect|"
-                            r"tcp4-connect|tcp6-connect|socks4a?|socks5|proxy)(?:-connect)?:([^:,\s]+):(\d+)")
-_RELAY_LISTEN = re.compile(r"(?i)(?<![\w-])(?:tcp[46]?|udp[46]?|sctp[46]?|openssl|ssl|unix|vsock)-(?:listen|l|"
-                           r"recvfrom|recv)\b")
-#: bind-all addresses: as an argument, an option value or before a port (``--host 0.0.0.0``, ``[::]:8000``,
-#: ``tcp://0.0.0.0:2375``)
-_BIND_ALL = re.compile(r"(?:^|[=@\s]|://)(?:(?:0\.0\.0\.0|::|\[::\])(?::\d{1,5})?|\*:\d{1,5})(?:/\S*)?$")
-_LOOPBACK = ("127.", "localhost", "::1", "[::1]", "0.0.0.0")
 _NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=True)) + (
     r"|(?:python|pypy|perl|ruby|php|lua|tclsh|wish|node)\d+(?:\.\d+)*")  # (python3.14, perl5.36: any version)
 #: a shell or interpreter started inside an argument: at its start or after `!`, `:!`, `|`, `=`, `:`, a quote,
@@ -145,7 +139,7 @@ _VERSIONED = re.compile(r"(?:python|pypy|perl|ruby|php|lua|tclsh|wish|node)\d+(?
 #: the name-like tokens of a word (a shell's name is one of them)
 _NAME_TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 #: cheap test: an argument that may carry any of the generic signals
-_HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:" + _NAMES + r")$")
+_HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:-[A-Za-z])?(?:" + _NAMES + r")$")
 #: words a secret file's path has (before the path rules are asked: most paths have none)
 _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keytab|opasswd|passwd|letsencrypt|pki|"
                            r"wireguard|ipsec|\.ssh|krb5|\.(?:key|p12|pfx|jks|keystore|ppk|pem)$|(?:^|/)id_")
@@ -153,49 +147,6 @@ _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keyt
 _HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"({\\]|\.[A-Za-z0-9]{2,5}$""")
 #: the words inside an argument that holds a command or code (``'script import os; os.system("cat /etc/shadow")'``)
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
-
-
-@lru_cache(maxsize=4096)
-def network_destination(word: str) -> str | None:
-    """The network destination a word names (``https://x``, ``203.0.113.7``, ``host.example.net:9001``,
-    ``user@host.example.org``, ``/dev/tcp/HOST/PORT``, ``TCP:HOST:PORT``, ``//host/share``), or None; loopback
-    and bind-all addresses are not one."""
-    m = _DEVTCP.search(word)
-    if word.startswith("//") and len(word) > 2 and word[2] not in "/." and word[2:].split("/", 1)[0] not in (
-            _LOCAL_TOPS):
-        dest = word[:60]
-    elif m:
-        dest = f"{m.group(1)}:{m.group(2)}"
-    else:
-        m = _RELAY_CONNECT.search(word)
-        if m:
-            dest = f"{m.group(1)}:{m.group(2)}"
-        else:
-            m = _URL.search(word) or _HOSTPORT.search(word) or _USERHOST.search(word)
-            if m:
-                dest = m.group(0)
-            elif word.count(":") >= 2 and _IPV6.search(word) and (
-                    "::" in _IPV6.search(word).group(1) or _IPV6.search(word).group(1).count(":") >= 6):
-                dest = _IPV6.search(word).group(0)
-                if dest.strip("[]").startswith(("::1", "fe80")) or dest.strip("[]") in ("::", ""):
-                    return None
-            else:
-                m = _IPV4.search(word)
-                if m is None or any(int(x) > 255 for x in m.groups()):
-                    return None
-                dest = m.group(0)
-                tail = word[m.end():m.end() + 6]
-                if tail[:1] == ":" and tail[1:2].isdigit():
-                    dest += ":" + "".join(ch for ch in tail[1:] if ch.isdigit())
-    host = dest.split("://", 1)[-1].split("@")[-1]
-    if host.startswith(_LOOPBACK):
-        return None
-    return dest[:60]
-
-
-@lru_cache(maxsize=4096)
-def listening(word: str) -> bool:
-    return _RELAY_LISTEN.search(word) is not None or _BIND_ALL.search(word) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -236,17 +187,6 @@ NETWORK_CONNECTORS = frozenset(("nc", "ncat", "netcat", "socat", "telnet", "open
                                 "tcpclient", "mosquitto_sub", "ssh"))
 
 
-def destination_with_port(words: list) -> str | None:
-    """The first network destination among ``words``, with the port that follows it (``nc HOST PORT``)."""
-    for k, x in enumerate(words):
-        d = network_destination(x)
-        if d is not None:
-            if ":" not in d and k + 1 < len(words) and words[k + 1].isdigit():
-                d += ":" + words[k + 1]
-            return d
-    return None
-
-
 def pipeline_remote_shell(words_per_stage: list, acc) -> None:
     """A pipeline joining a shell or interpreter to a network connector (``nc HOST PORT | sh | nc HOST PORT``,
     ``sh -i 2>&1 | nc HOST PORT``, ``openssl s_client … | sh``): a remote shell (HIGH). ``words_per_stage``:
@@ -276,13 +216,15 @@ class Facts:
     Attributes: ``secret`` (a secret file), ``system`` (a path in a system directory), ``output`` ((option,
     path): a system path as the value of an output-like option), ``shell`` ((name, command text)), ``net`` (a
     network destination), ``listen`` (a listening address), ``served`` (a directory served), ``sent`` (a local
-    file operand besides a destination: what an upload would send)."""
+    file operand besides a destination: what an upload would send), ``unread`` (too many arguments that may
+    matter to read them all)."""
 
-    __slots__ = ("secret", "system", "output", "shell", "net", "listen", "served", "sent")
+    __slots__ = ("secret", "system", "output", "shell", "net", "listen", "served", "sent", "unread")
 
     def __init__(self) -> None:
         self.secret = self.system = self.output = self.shell = self.net = self.listen = self.served = None
         self.sent = None
+        self.unread = False  # more arguments that may matter than one command's reading reads
 
 
 #: the facts of arguments that name nothing (shared; never changed)
@@ -313,7 +255,7 @@ def _path_class(r, word: str, ctx) -> str | None:
         return None  # a URL, not a local path
     if word.startswith("//"):
         top = word[2:].split("/", 1)[0]
-        if top not in _LOCAL_TOPS:
+        if top not in LOCAL_TOPS:
             return None  # a network share (//host/share); //etc/shadow is /etc/shadow
         word = "/" + word.lstrip("/")
     if c0 not in "/~." and "/" not in word and not word.startswith("id_") and not word.endswith(
@@ -325,7 +267,7 @@ def _path_class(r, word: str, ctx) -> str | None:
 def _values(a: str, inner: bool) -> list:
     """The words an argument may name things with: itself, the value after ``=`` or after an option's ``:``
     (``-javaagent:/x.jar``), ``@file``, the parts of a relay address (``EXEC:…``, ``OPEN:/etc/shadow``), and
-    with ``inner``, the words of a command or code inside it."""
+    with ``inner``, the words of a command, code or JSON inside it (``{"path":"/etc/shadow"}``)."""
     out = [a]
     if "=" in a:
         v = a.split("=", 1)[1]
@@ -339,6 +281,8 @@ def _values(a: str, inner: bool) -> list:
     elif a[:1] == "-" and a[1:2] != "-" and ("/" in a or "~" in a):
         k = min(x for x in (a.find("/"), a.find("~")) if x > 0)
         out.append(a[k:])  # (bundled flags with an attached value: -xf/etc/shadow)
+    elif a[:1] == "-" and a[1:2].isalpha() and (a[2:] in SHELL_NAMES or _VERSIONED.match(a[2:])):
+        out.append(a[2:])  # (an attached value naming a shell: -esh)
     if a[:1] == "@":
         out.append(a[1:])
     if a[:7] == "file://":
@@ -348,14 +292,11 @@ def _values(a: str, inner: bool) -> list:
         if head.lower() in _ADDRESS_TYPES and rest[:1] != ":":  # (not a path of names: shell::bash)
             parts = rest.split(",")[:4] if rest[:1] != "/" else [rest.split(",", 1)[0]]
             out.extend(p[1:] if p[:1] == "@" else p for p in parts if p)  # (label:@/etc/shadow reads the file)
-    if inner and (" " in a or "(" in a) and len(a) < 4096:
+    if inner and (" " in a or "(" in a or "{" in a or "[" in a or '"' in a) and len(a) < 4096:
         out.extend({w: None for w in _INNER_WORDS.findall(a)[:48] if len(w) > 1})
     return out
 
 
-#: top-level directories that ``//NAME/…`` names on this machine (POSIX: ``//etc`` is ``/etc``), not a share's host
-_LOCAL_TOPS = frozenset(("etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "proc", "sys", "dev", "root",
-                         "var", "tmp", "home", "run"))
 #: the address types of relay programs and image tools whose value after the colon names a program, a file or a
 #: host (socat EXEC:…, OPEN:/etc/shadow, TCP:HOST:PORT; ImageMagick label:@FILE): not any word with a colon
 _ADDRESS_TYPES = frozenset((
@@ -373,8 +314,38 @@ def _maybe_net(v: str) -> bool:
 
 
 def _maybe_listen(v: str) -> bool:
-    """Cheap test before :func:`_listening`."""
-    return "0.0.0.0" in v or "::" in v or "*:" in v or "isten" in v or "ISTEN" in v or "-l:" in v or "-L:" in v
+    """Cheap test before :func:`listening`: a zero address, an IPv6 or empty host, a relay listener."""
+    return "0.0" in v or "::" in v or "*:" in v or "0:" in v or "://:" in v or "isten" in v or "ISTEN" in v or (
+        "-l:" in v or "-L:" in v or "ecv" in v or "ECV" in v)
+
+
+def bind_listen(a: str, prev_opt: str | None) -> str | None:
+    """The listening address a word gives read with the option it belongs to (the words where the empty host
+    and ``0`` bind every interface): ``--host 0``, ``-b :8000``, ``--host=0``, ``-b0.0.0.0``, ``--ip '*'``."""
+    if a[:1] == "-" and len(a) > 2:
+        if "=" in a:
+            name, _, v = a.partition("=")
+            return a if bind_option(name.lstrip("-").lower()) and bind_value(v) else None
+        if a[1] != "-" and a[1].isalpha() and a[2] in "0123456789[:*":
+            v = a[2:]  # (an attached value: -b0.0.0.0, -b:8000)
+            return a if (a[1] == "b" and bind_value(v)) or (_maybe_listen(v) and listening(v)) else None
+        return None
+    if prev_opt is not None and prev_opt[:1] == "-" and bind_option(prev_opt.lstrip("-").lower()) and bind_value(a):
+        return f"{prev_opt} {a}"
+    return None
+
+
+def listen_address(args: list) -> str | None:
+    """The first listening address among ``args`` (a server started by an interpreter or runner: ``node
+    app.js --host 0``), read with the options the words belong to."""
+    prev = None
+    for a in args[:MAX_ARGS]:
+        if a:
+            got = bind_listen(a, prev) or (a if _maybe_listen(a) and listening(a) else None)
+            if got is not None:
+                return got
+        prev = a if a[:1] == "-" and "=" not in a else None
+    return None
 
 
 #: options of read-only programs whose value is a file they read (a list of names, patterns, dates …): any
@@ -421,20 +392,37 @@ def clear_caches() -> None:
     _FACTS.clear()
     network_destination.cache_clear()
     listening.cache_clear()
+    bind_value.cache_clear()
     shell_named.cache_clear()
     _is_output_option.cache_clear()
 
 
 #: cheap test for a program a handler reads: arguments with none of these name nothing the rules below read
 #: for it (a secret, a system path, a listening address, a shell given as an option's value)
-_HANDLED_HINT = re.compile(
+_DANGER = (
     r"shadow|sudoers|environ|secret|private|ssh_host|keytab|passwd|credential|token|letsencrypt|pki|wireguard|"
     r"ipsec|krb5|\.env|\.ssh|\.gnupg|\.aws|\.kube|\.docker|\.azure|\.oci|\.netrc|\.pgpass|\.npmrc|\.pypirc|"
     r"\.vault|\.s3cfg|\.boto|\.my\.cnf|\.password-store|keyring|\.config/|\.terraform|rc\b|profile|\.zlogin|"
     r"\.(?:key|p12|pfx|jks|keystore|ppk|pem)\b|id_(?:rsa|dsa|ecdsa|ed25519|xmss)|\.\./|"
     r"(?:^|[\s=:@,\x01])(?:/(?:etc|usr|var|boot|bin|sbin|lib|lib32|lib64|libx32|opt|srv|root|sys|proc|dev|home|"
-    r"Users|System|Library|private|run|tmp)\b|~)|0\.0\.0\.0|::|\*:\d|isten|ISTEN|="
-    r"|file:|@/")
+    r"Users|System|Library|private|run|tmp)\b|~)|0\.0\.0\.0|::|\*:\d|isten|ISTEN|file:|@/|"
+    r"(?:^|\x01)(?::\d|0(?:\x01|$))")
+_HANDLED_HINT = re.compile(_DANGER + "|=")
+#: what an argument past the cap is read for (secrets, system paths, listeners, destinations, shells)
+_PAST_CAP = re.compile(_DANGER + r"|://|@|\d\.\d+\.\d|[Rr][Ee][Cc][Vv]|\w:\d|(?:^|[=:!'\"(/,\s])(?:" + _NAMES +
+                       r")(?![\w.-])")
+
+
+def _copies(ctx) -> tuple:
+    """The copies of shells this text made (part of what a command's arguments name)."""
+    return tuple(x for x in ctx.flags if x[:10] == "shellcopy:") if ctx.flags else ()
+
+
+def shell_copy(v: str, ctx) -> tuple[str, str] | None:
+    """A path this text made a copy (or link) of a shell at (``cp /bin/sh ./x``): (what it is, the path)."""
+    if "shellcopy:" + P.normalize(v, ctx.cwd) in ctx.flags:
+        return f"{v} (a copy of a shell)", v
+    return None
 
 
 def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Facts:
@@ -442,7 +430,7 @@ def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Fa
     (the returned Facts is shared: read it, never change it)."""
     if ctx.container is not None:
         return _argument_facts(r, args, ctx, inner, prog)
-    key = (tuple(args[:MAX_ARGS]), len(args), inner, ctx.cwd, ctx.ws, ctx.user, prog in _CONFIGURATORS)
+    key = (tuple(args), inner, ctx.cwd, ctx.ws, ctx.user, prog in _CONFIGURATORS, _copies(ctx))
     f = _FACTS.get(key)
     if f is None:
         if not inner and not _HANDLED_HINT.search("\x01".join(key[0])) and (
@@ -480,8 +468,13 @@ def _config_name(name: str) -> bool:
 
 
 #: a file name with an extension (build.tgz, report.pdf), not a host name (files.example.net) or a version
-_FILE_NAME = re.compile(r"[\w.-]+\.(?:t?gz|tgz|zip|tar|bz2|xz|7z|rar|sql|csv|json|txt|log|pdf|png|jpe?g|mp4|mkv|"
-                        r"mp3|wav|bin|img|iso|db|sqlite|bak|dump|key|pem|env|ya?ml|xml|docx?|xlsx?|pptx?)$")
+_FILE_NAME = re.compile(r"[\w.-]+\.(?:t?gz|tgz|zip|tar|bz2|xz|zst|7z|rar|sql|csv|tsv|json|txt|md|log|pdf|png|"
+                        r"jpe?g|gif|mp4|mkv|mp3|wav|bin|img|iso|db|sqlite|bak|dump|key|pem|env|ya?ml|toml|ini|xml|"
+                        r"html?|docx?|xlsx?|pptx?|odt|jar|war|whl|deb|rpm|apk|exe|py|sh|js|ts|rb|go|rs|c|h|cpp|"
+                        r"java|php|lua|pl|patch|diff|ipynb|conf|cfg|crt|csr|p12|pfx|jks)$")
+#: a file's name without an extension (Makefile, Dockerfile, README, LICENSE)
+_BARE_FILE = re.compile(r"(?:[A-Z][a-z]+)+file|makefile|GNUmakefile|README|LICEN[CS]E|COPYING|NOTICE|AUTHORS|"
+                        r"CHANGELOG|CHANGES|CONTRIBUTING|INSTALL|VERSION|CODEOWNERS|MANIFEST|TODO")
 #: option names whose value is a command or code (its words are read, whatever they look like)
 _COMMAND_OPTIONS = frozenset(("c", "e", "x", "cmd", "command", "commands", "exec", "execute", "eval", "run",
                               "script", "do", "hook", "shell-command"))
@@ -497,37 +490,87 @@ def _code_like(a: str, r, opt_name: str = "") -> bool:
     return first in r.handlers or first in r.read_only or first in r.programs or first in ("put", "mput", "send")
 
 
+def _local_file(v: str, cls) -> bool:
+    """A word that names a local file or directory a program may send: a workspace path with a name that has
+    an extension or ends in ``/`` (``./build.tgz``, ``dist/``), or a bare name of a file (``build.tgz``,
+    ``Makefile``, ``README``); not an ``owner/repo`` slug, a host name or a word."""
+    if cls is not None:
+        return cls in (P.WORKSPACE, P.OTHER) and ("." in v or v[-1:] == "/")
+    return ":" not in v and "@" not in v and "/" not in v and (_FILE_NAME.match(v) is not None or (
+        _BARE_FILE.fullmatch(v) is not None and v not in T.HTTP_METHODS))
+
+
+def _path_list(a: str) -> list | None:
+    """The paths of one argument that lists several (``'a.txt /etc/shadow'``): every blank-separated word a
+    path or a file name; None for prose (``'see /etc/shadow'``) or a command."""
+    words = a.split()
+    if not 2 <= len(words) <= 32:
+        return None
+    for w in words:
+        if _PATH_WORD.fullmatch(w) is None or not (w[:1] in "/~" or w[:2] in ("./", "..") or (
+                "/" in w and "://" not in w) or _local_file(w, None)):
+            return None
+    return words
+
+
+#: a word that may be a path (names of letters, digits and ``._-+@%~``, not ``/`` alone or a pattern)
+_PATH_WORD = re.compile(r"[\w.~+@%/-]*[\w~]/?")
+
+
 def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Facts:
     """What ``args`` name (each kind's first example). ``inner``: the program is one no handler reads: also
     read the words of commands and code given as one argument, every word for shells, and destinations and
     uploads; without it (a handler read the operands) only an option's value names a shell, and a destination
-    is looked for only once a secret is found (it decides whether the secret is sent)."""
+    is looked for only once a secret is found (it decides whether the secret is sent).
+
+    The first MAX_ARGS arguments (and MAX_VALUES words in them) are read one by one; past that only the
+    arguments that may raise a tier (:data:`_PAST_CAP`: secrets, system paths, shells, addresses), at most
+    MAX_ARGS of them; more than that sets ``unread`` (fail closed: too many to read)."""
     f = Facts()
     prev_opt = None  # an option that may take the next word as its value
     prev = None
     work = MAX_VALUES
     hint = _HINT_INNER if inner else _HINT
-    if len(args) > MAX_ARGS:
-        # past the cap only the arguments that may name something are read (7z a x.7z f0 … f99 /etc/shadow)
-        args = list(args[:MAX_ARGS]) + [a for a in args[MAX_ARGS:4 * MAX_ARGS] if hint.search(a)][:MAX_ARGS]
     n = len(args)
+    screened = 0  # arguments read past the cap or the work budget
     configurator = prog in _CONFIGURATORS or prog.endswith("configure")
     dir_opt = None
     net_at = n  # (where the first destination is: a file named after it is where a download goes, not what is sent)
     for k in range(n):
         a = args[k]
-        if work <= 0:
-            break
+        if work <= 0 or k >= MAX_ARGS:
+            # past the cap (7z a x.7z f0 … f99 /etc/shadow; k0=v/0 … k65=v/65 /etc/shadow): what may matter only
+            if not a or _PAST_CAP.search(a) is None:
+                prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
+                continue
+            screened += 1
+            if screened > MAX_ARGS:
+                f.unread = True
+                break
+            work = max(work, 8)
         if f.listen is None and a[:1] == "-" and "isten" in a and not a.lower().startswith((
                 "--no-listen", "--disable")):
             if "=" in a:
                 v = a.split("=", 1)[1].lower()
             else:
-                v = args[k + 1].lower() if k + 1 < len(args) and args[k + 1][:1] != "-" else ""
+                v = args[k + 1].lower() if k + 1 < n and args[k + 1][:1] != "-" else ""
             if v not in ("false", "no", "0", "off") and not v.startswith(_LOOPBACK):
                 f.listen = a  # (--rpc-listen-all=true, --listen ADDR, -listen 1: a server)
+        if f.listen is None and a:
+            f.listen = bind_listen(a, prev_opt)  # (--host 0, -b :8000, --host=0, -b0.0.0.0: every interface)
+        if inner and f.net is None and a and a[:1] != "-":
+            # a destination the words around it make (HOST PORT in two words, 3405803783), a host option's name
+            d = host_port_pair(args, k) if k + 1 < n and args[k + 1].isdigit() else None
+            if d is None and prev_opt is None and numeric_ipv4(a):
+                d = a
+            if d is None and prev_opt is not None and _option_name(prev_opt) in HOST_OPTION_WORDS and (
+                    "." in a or a.isalpha()) and not a.startswith(_LOOPBACK):
+                d = a[:60]
+            if d is not None:
+                f.net, net_at = d, k
         if not a or prev_opt in PROSE_OPTIONS or (hint.search(a) is None and not (
-                prev_opt is not None and a[:1] != "-" and _is_output_option(_option_name(prev_opt), prev_opt[:2]))):
+                prev_opt is not None and a[:1] != "-" and _is_output_option(_option_name(prev_opt), prev_opt[:2]))
+                and not (inner and f.sent is None and prev_opt is None and _local_file(a, None))):
             prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
             continue
         if a.startswith(SHELL_SETTING_VARS):
@@ -541,20 +584,25 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
         output_opt = bool(opt_name) and _is_output_option(opt_name, a[:2] if is_opt else (prev_opt or "")[:2])
         choice = bool(opt_name) and (opt_name in _INTERPRETER_CHOICE or opt_name.endswith(
             ("_executable", "-executable", "python", "-engine", "_engine")))
-        values = _values(a, inner and (" " not in a or _code_like(a, r, opt_name)))
+        listed = _path_list(a) if inner and " " in a and not is_opt and len(a) < 4096 else None
+        if listed is not None:
+            values = [a, *listed]  # (a quoted list of files is the files)
+        else:
+            values = _values(a, inner and (" " not in a or _code_like(a, r, opt_name)))
         work -= len(values)
         direct = a.split("=", 1)[1] if "=" in a else (a[2:] if attached else a)
         for v in values:
             output = output_opt and (v is a or v == direct)  # (an inner word or a file URL is not the file written)
             if not v:
                 continue
+            operand = (v is a or listed is not None) and not is_opt and not prev_opt
             if len(v) > 256:
                 if v[:1] != "/" or len(v) > 4096:
                     continue  # (a long word is read through the words inside it)
                 v = P.normalize(v, None)  # (/etc/././…/x: what it names)
                 if len(v) > 256:
                     continue
-            if f.shell is None and prev not in SHELL_AS_DATA and (
+            if f.shell is None and prev not in SHELL_AS_DATA and listed is None and (
                     inner or v is not a or "=" in a or (prev_opt is not None and v[:1] == "/")):
                 sh = shell_named(v)
                 if sh is not None and (config or choice) and sh[0] not in T.SHELLS:
@@ -564,6 +612,8 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                 if sh is not None and v is a and sh[1] == a and "/" not in a and " " not in a and not is_opt and not (
                         k + 1 < n and (args[k + 1][:1] == "-" or args[k + 1].endswith(".sh"))):
                     sh = None  # (`apt-cache show bash`: a bare name as an operand is a word, unless run like one)
+                if sh is None and ctx.flags and "/" in v and MARK not in v and " " not in v:
+                    sh = shell_copy(v, ctx)  # (cp /bin/sh ./x; … ./x: a copy of a shell is a shell)
                 if sh is not None:
                     f.shell = sh
                     if sh[1] == v:
@@ -587,8 +637,7 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                             f.served = f.served or v
                     if not config and not (valued and v.startswith(_BINARY_DIRS) and not output):
                         f.system = f.system or v  # (--pdf-engine=/usr/bin/xelatex names a program to use)
-                elif inner and v is a and not is_opt and not prev_opt and cls in (P.WORKSPACE, P.OTHER) and "." in v \
-                        and k < net_at:
+                elif inner and operand and k < net_at and _local_file(v, cls):
                     f.sent = f.sent or v
                 if cls == P.HOME and valued and v is not a and opt_name in SERVE_OPTION_WORDS:
                     f.served = f.served or v
@@ -598,18 +647,14 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                     net_at = k
             if f.listen is None and _maybe_listen(v) and listening(v):
                 f.listen = v
-            elif inner and f.sent is None and valued and cls in (P.WORKSPACE, P.OTHER) and "." in v and k < net_at and (
-                    v is not a or not is_opt) and opt_name in _INPUT_OPTIONS:
-                f.sent = v  # (ffmpeg -i ./demo.mp4 … udp://HOST: what it streams)
-            elif inner and f.sent is None and cls is None and v is a and not is_opt and not prev_opt and k < net_at and (
-                    "." in v[1:] and "/" not in v and ":" not in v and "@" not in v and _FILE_NAME.match(v)):
-                f.sent = v  # (wput build.tgz ftp://…: a file named in the working directory)
-        if inner and f.net is None and not is_opt and prev_opt and _option_name(prev_opt) in HOST_OPTION_WORDS and (
-                "." in a or a.isalpha()) and not a.startswith(_LOOPBACK):
-            f.net = a[:60]
+            elif inner and f.sent is None and valued and (v is not a or not is_opt) and opt_name in _INPUT_OPTIONS and (
+                    cls in (P.WORKSPACE, P.OTHER) or cls is None) and _local_file(v, cls):
+                f.sent = v  # (ffmpeg -i ./demo.mp4 … udp://HOST, -T build.tgz HOST:443: what it sends)
+            elif inner and f.sent is None and cls is None and operand and k < net_at and _local_file(v, None):
+                f.sent = v  # (wput build.tgz ftp://…, sometool Makefile URL: a file named in the working directory)
         prev, prev_opt = a, (a if is_opt and "=" not in a else None)
     if not inner and f.secret is not None:
-        f.net = destination_with_port([a for a in args[:MAX_ARGS] if a and _maybe_net(a)])
+        f.net = destination_with_port([a for a in args if a and _maybe_net(a)][:MAX_ARGS])
     if dir_opt is not None and f.output is None and f.net is not None and f.net.split("://", 1)[0] in (
             "http", "https", "ftp", "ftps", "sftp", "s3", "gs"):
         f.output = dir_opt
@@ -645,6 +690,8 @@ def decide_unknown(r, prog: str, f: Facts, ctx, acc) -> None:
             acc.add(M, "args.listen", f"{prog} listens on the network ({_show(f.listen)})")
     elif f.net is not None and f.sent is not None:
         acc.add(M, "args.upload", f"{prog} is given {_show(f.sent)} and {_show(f.net)}: it may send the file")
+    if f.unread:
+        acc.add(M, "args.too_many", f"{prog} is given more arguments that may matter than are read one by one")
 
 
 def decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:

@@ -22,6 +22,7 @@ from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy._sql import classify_sql, sql_shell_commands
 from core.policy.shell.common import show as _show
+from core.policy.shell.effects.addresses import is_loopback
 from core.policy.shell.effects.arguments import (
     COMMAND_READERS,
     MAX_ARGS,
@@ -31,7 +32,7 @@ from core.policy.shell.effects.arguments import (
     decide_unknown,
     fed,
     grants_privileges,
-    listening,
+    listen_address,
     read_only_secrets,
     served_dir,
 )
@@ -78,7 +79,7 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
                     f = copy(f)
                     f.net = host
             decide_unknown(r, prog, f, ctx, acc)
-            if f.net is not None and any(m is not None and m[0] is SECRET for m in metas[:MAX_ARGS]):
+            if f.net is not None and any(m is not None and m[0] is SECRET for m in metas):
                 acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
                                                f"them over the network")
             if grants_privileges(args):
@@ -90,10 +91,9 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
         # (SQL clients: the words of their SQL too: `duckdb -c "SELECT * FROM read_csv('/etc/shadow')"`)
         decide_handled(r, prog, argument_facts(r, args, ctx, inner=prog in T.SQL_CLIENTS), ctx, acc)
     elif args and prog not in T.NETWORK_SENDERS:
-        for a in args[:MAX_ARGS]:  # a server started by an interpreter or runner (`node app.js --host 0.0.0.0`)
-            if a and (a[:1] == "0" or "0.0.0.0" in a or "::" in a) and listening(a):
-                acc.add(M, "args.listen", f"{prog} listens on the network ({_show(a)})")
-                break
+        a = listen_address(args)  # a server started by an interpreter or runner (`node app.js --host 0`)
+        if a is not None:
+            acc.add(M, "args.listen", f"{prog} listens on the network ({_show(a)})")
 
 
 
@@ -132,8 +132,9 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
         if kind == "command" and len(pos) > 1:
             r.run_argv(pos[1:], [None] * (len(pos) - 1), ctx, acc, stdin)  # (uv run CMD, cabal exec CMD …)
         elif kind == "listen":
-            served = next((p for p in pos[1:4] if p[:1] in "/~"), None)  # (rclone serve http /: what it serves)
-            served_dir(r, f"{prog} {pos[0]}", ["--directory", served] if served else [], ctx, acc)
+            if not (len(pos) > 1 and pos[1] in _NOT_SERVING):  # (not `tailscale serve status`, `ngrok tunnel list`)
+                served = next((p for p in pos[1:4] if p[:1] in "/~"), None)  # (rclone serve http /: what it serves)
+                served_dir(r, f"{prog} {pos[0]}", ["--directory", served] if served else [], ctx, acc)
         elif handled:
             pass
         elif kind == "upload" and len(pos) > 1:
@@ -147,6 +148,8 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
         return False
     if entry.operand is not None and pos and not (entry.subcommands and pos[0] in entry.subcommands):
         _effect(r, prog, "operand", entry.operand, pos[0], ctx, acc, stdin, entry)
+    elif entry.operand == "servedir" and not pos and ctx.cwd:
+        _effect(r, prog, "operand", "servedir", ctx.cwd, ctx, acc, stdin, entry)  # (cd ~ && miniserve: the home)
     if entry.input is not None:
         if type(stdin) is TextInput:
             read_input(r, prog, entry.input, stdin.text, ctx, acc)
@@ -317,6 +320,8 @@ def _put_lines(text: str) -> list:
     return out[:16]
 
 
+#: words after a listening subcommand that report on it or stop it (tailscale serve status, ngrok tunnel list)
+_NOT_SERVING = frozenset(("status", "reset", "off", "stop", "list", "ls", "show", "get-config", "help", "version"))
 #: table kinds not applied to a program whose handler read it (its code, scripts, reads and bang commands)
 _HANDLED_SKIP_CODE = ("code:", "read", "bang")
 _HANDLED_SKIP = ("read", "bang")
@@ -328,7 +333,7 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
     handler read it (a script's file counts only when this text wrote or downloaded it)."""
     what = f"{prog} {opt}" if opt != "operand" else prog
     if kind == "listen":
-        if val and val.startswith(("127.", "localhost", "[::1]", "::1")):
+        if val and is_loopback(val):
             acc.add(L, "args.listen.local", f"{what} serves on this machine only")  # (php -S localhost:8000)
         else:
             acc.add(M, "args.listen", f"{what} listens on the network")
