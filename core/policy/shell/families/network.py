@@ -18,7 +18,7 @@ from core.policy.shell.common import show
 from core.policy.shell.effects.arguments import argument_facts
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
-from core.policy.shell.state import DOWNLOAD, MARK, OTHER, TextInput
+from core.policy.shell.state import DOWNLOAD, MARK, OTHER, FileInput, TextInput
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -245,19 +245,53 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
     return OTHER
 
 
+#: netcat letters that take a value in every netcat (the rest of a bundle after one is its value: -lvnp9001)
+_NC_VALUE_LETTERS = frozenset("pswixXqoOgGImMTV")
+#: long options of netcats that run a program for the connection (ncat --sh-exec, --lua-exec)
+_NC_EXEC = ("--exec", "--sh-exec", "--lua-exec", "-e", "-c")
+#: socat address types that run a program (``EXEC:``, ``SYSTEM:``, socat 1.8 ``SHELL:``)
+_SOCAT_RUNS = ("exec", "system", "shell")
+
+
+def _netcat_flags(args: list, socat: bool) -> tuple[bool, bool]:
+    """(runs a program, listens) as a netcat reads its options: short bundles letter by letter up to a letter
+    that takes a value (``-lvnp9001``, ``-vlp 4444``, ``-e/bin/sh``), long options in both spellings
+    (``--exec=/bin/sh``, ``--listen``, ncat's ``--broker``/``--chat``), and socat's addresses (``SHELL:bash``;
+    its own short options are logging and timing: ``-lf FILE``, ``-d -d``)."""
+    runs = listen = False
+    for a in args:
+        if a[:2] == "--":
+            name = a.split("=", 1)[0]
+            runs = runs or name in _NC_EXEC
+            listen = listen or name in ("--listen", "--broker", "--chat")
+        elif a[:1] == "-" and len(a) > 1 and not socat:
+            for ch in a[1:]:
+                if ch == "l":
+                    listen = True
+                elif ch in "ec":
+                    runs = True
+                    break
+                elif ch in _NC_VALUE_LETTERS or not (ch.isalpha() or ch in "46"):
+                    break
+        elif ":" in a:
+            for part in a.split("!!"):
+                if part.split(":", 1)[0].split(",", 1)[0].lower() in _SOCAT_RUNS:
+                    runs = True
+    return runs, listen
+
+
 def h_netcat(r, prog, args, metas, ctx, acc, stdin):
-    """nc, ncat, socat: a program run for the network (``-e``/``-c``/``--sh-exec``, ``EXEC:``/``SYSTEM:``) is a
-    remote shell (HIGH); listening (``-l``, ``--listen``, ``TCP-LISTEN:``) is MEDIUM; a secret file among the
-    addresses (``socat FILE:/etc/shadow TCP:…``) is read and, with a destination, sent (HIGH)."""
+    """nc, ncat, socat: a program run for the network (``-e``/``-c``/``--sh-exec``/``--lua-exec``,
+    ``EXEC:``/``SYSTEM:``/``SHELL:``) is a remote shell (HIGH); listening (``-l``, ``--listen``,
+    ``TCP-LISTEN:``, ``UDP-RECV:``) is MEDIUM; a file fed to it with a destination named is an upload (MEDIUM);
+    a secret file among the addresses (``socat FILE:/etc/shadow TCP:…``) is read and, with a destination, sent
+    (HIGH). What it prints came from the network (a download: ``nc HOST PORT > x.sh; sh x.sh`` runs it)."""
     facts = argument_facts(r, args, ctx)
     where = f"to {facts.net}" if facts.net else "for whoever connects"
-    listen = facts.listen is not None or any(
-        a == "--listen" or (a[:1] == "-" and a[1:2] != "-" and "l" in a[1:] and a[1:].isalpha()) for a in args)
-    if any(a in ("-e", "-c", "--exec", "--sh-exec", "--lua-exec") or (a.startswith("-") and not a.startswith("--")
-                                                                       and ("e" in a or "c" in a)) for a in args):
-        acc.add(H, "shell.netcat.exec", f"starts a remote shell {where} ({prog} -e)")
-    elif any(a[:7].upper().startswith(("EXEC:", "SYSTEM:")) for a in args):
-        acc.add(H, "shell.netcat.exec", f"starts a remote shell {where} ({prog} EXEC)")
+    runs, listen = _netcat_flags(args, prog == "socat")
+    listen = listen or facts.listen is not None
+    if runs:
+        acc.add(H, "shell.netcat.exec", f"starts a remote shell {where} ({prog} runs a program for the connection)")
     elif listen:
         acc.add(M, "shell.netcat.listen", f"{prog} listens on the network")
     else:
@@ -267,7 +301,9 @@ def h_netcat(r, prog, args, metas, ctx, acc, stdin):
             acc.add(H, "args.secret_send", f"{prog} sends {show(facts.secret)} (secret) to {facts.net}")
         else:
             acc.add(M, "args.secret_read", f"{prog} reads {show(facts.secret)} (secret)")
-    return OTHER
+    if type(stdin) is FileInput and (facts.net is not None or listen) and stdin.path not in ("/dev/null", "-"):
+        acc.add(M, "args.upload", f"{prog} sends {show(stdin.path)} {where}")
+    return DOWNLOAD
 
 
 def h_downloader(r, prog, args, metas, ctx, acc, stdin):
@@ -319,7 +355,7 @@ HANDLERS = handlers(
     (("http", "https", "xh", "xhs", "httpie"), h_httpie),  # (and GET URL, DELETE URL …: dispatch)
     (("ssh",), h_ssh),
     (("scp", "rsync"), h_scp),
-    (("nc", "ncat", "netcat", "socat"), h_netcat),
+    (("nc", "ncat", "netcat", "socat", "pwncat", "pwncat-cs", "pwncat-vl"), h_netcat),
     (T.DOWNLOADERS, h_downloader),
     (("ssh-keygen",), h_ssh_keygen),
 )
