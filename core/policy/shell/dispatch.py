@@ -21,7 +21,7 @@ from core.policy import _knowledge as K
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import METADATA_READERS
+from core.policy.shell.effects.arguments import METADATA_READERS, copied_shell
 from core.policy.shell.effects.knowledge import (
     HANDLED,
     READ_ONLY,
@@ -58,6 +58,8 @@ from core.tiers import Tier
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
+#: programs that look a program up (``$(which python3) -c …``: a program named by command output)
+_LOOKUPS = frozenset(("which", "command", "type", "whence"))
 #: programs that print the names of the files they are given or find (their output is file names)
 _PATH_PRINTERS = frozenset(("realpath", "readlink", "grealpath", "greadlink"))
 _LISTERS = frozenset(("find", "fd", "fdfind", "ls", "exa", "eza", "lsd", "tree", "dir", "vdir", "ll", "la",
@@ -146,7 +148,7 @@ class Dispatch:
                 return OTHER
             if MARK in w0:
                 meta = metas[0] if metas else None
-                if meta and meta[0] is not None and w0 == MARK:
+                if meta and meta[0] is not None and (w0 == MARK or meta[2] in _LOOKUPS):
                     acc.add(H, "shell.dynamic_program", "runs a program whose name comes from command output")
                 else:
                     acc.add(M, "shell.dynamic_program", "program name decided at run time")
@@ -171,6 +173,10 @@ class Dispatch:
                     acc.add(H, "shell.download_exec", f"runs downloaded code ({show(w0)})")
                 if key in ctx.written:
                     self.run_text(ctx.written[key], ctx, acc)
+                copied = copied_shell(key, ctx) if ctx.flags else None
+                if copied is not None:  # (cp /bin/sh ./x; ./x -c CMD: the shell under another name)
+                    argv = [copied] + argv[1:]
+                    continue
                 if w0.startswith("/etc/init.d/") or w0.startswith("/etc/rc.d/"):
                     return INIT_SCRIPT_HANDLER(self, "service", [prog] + argv[1:], metas, ctx, acc, stdin)
             if prog == "command" and len(argv) > 1 and argv[1] in ("-v", "-V"):

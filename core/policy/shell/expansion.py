@@ -96,6 +96,31 @@ def _split_ifs(val: str, ifs: str) -> list:
     return out
 
 
+#: variables whose value, when the text does not set it, is the running shell (its directory not known here)
+SHELL_VARS = ("SHELL", "BASH", "0")
+#: a program's name as ``which``, ``command -v`` and ``type -P`` print its path
+_PROGRAM_NAME = re.compile(r"[A-Za-z_][\w.+-]{0,63}")
+
+
+def looked_up(script: list) -> str:
+    """What a substitution prints when it looks a program up (``$(which sh)``, ``$(command -v bash)``,
+    ``$(type -P python3)``): ``/NAME``, the name of the path it prints (its directory is not known here);
+    "" for any other substitution."""
+    if len(script) != 1 or type(script[0][0]) is not Simple:
+        return ""
+    words = [w.lit for w in script[0][0].words[:4]]
+    if len(words) < 2 or None in words:
+        return ""
+    prog = words[0].rsplit("/", 1)[-1]
+    names = [w for w in words[1:] if w[:1] != "-"]
+    opts = [w for w in words[1:] if w[:1] == "-"]
+    if len(names) != 1 or _PROGRAM_NAME.fullmatch(names[0]) is None or not (
+            prog == "which" or (prog == "command" and opts[:1] in (["-v"], ["-V"])) or (
+            prog in ("type", "whence") and opts[:1] in (["-P"], ["-p"]))):
+        return ""
+    return "/" + names[0]
+
+
 def _first_prog(script: list):
     for node, _op in script:
         if type(node) is Simple and node.words:
@@ -103,6 +128,8 @@ def _first_prog(script: list):
             if w is None:
                 return "?"
             w = w.rsplit("/", 1)[-1]
+            if w == "command" and len(node.words) > 1 and node.words[1].lit in ("-v", "-V"):
+                return w  # (command -v NAME runs nothing: it prints where NAME is)
             if w in ("sudo", "command", "env", "exec") and len(node.words) > 1:
                 w2 = node.words[1].lit
                 return (w2 or "?").rsplit("/", 1)[-1]
@@ -127,6 +154,8 @@ class Expansion:
                 return " \t\n"  # the default: unquoted, it breaks words like a space
             if name in ("USER", "LOGNAME") and ctx.user:
                 return ctx.user
+            if name in SHELL_VARS:
+                return MARK + "/sh"  # ($SHELL, $0: a shell, wherever it is installed)
             return MARK
         if isinstance(v, list):
             return v[pick.get(name, 0) % len(v)]
@@ -192,7 +221,7 @@ class Expansion:
                             fields[-1] += pieces[0]
                             fields.extend(pieces[1:])
                 else:
-                    fields[-1] += MARK
+                    fields[-1] += MARK + looked_up(p[1])  # ($(which sh): a path whose name is known)
                     sub_out = out
         if breaks:
             fields = [f for field in fields for f in field.split(_BRK) if f]

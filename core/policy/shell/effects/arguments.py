@@ -54,6 +54,7 @@ SHELL_NAMES = frozenset(T.SHELLS | set(T.INTERPRETERS) | {
     "tclsh", "wish", "expect", "python2.7", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12",
     "python3.13", "perl5", "php-cli", "php7", "php8", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "busybox-sh",
     "elvish", "xonsh", "ysh", "jshell", "ghci", "irb", "pry",
+    "posh", "oksh", "loksh", "lksh", "pdksh", "osh", "hush", "sash", "scsh", "nushell", "murex",
 })
 #: programs that only name files (a secret path among their operands is not read): read-only metadata tools
 METADATA_READERS = frozenset(T.SECRET_ECHOERS | {
@@ -147,6 +148,17 @@ _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keyt
 _HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"({\\]|\.[A-Za-z0-9]{2,5}$""")
 #: the words inside an argument that holds a command or code (``'script import os; os.system("cat /etc/shadow")'``)
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
+
+
+def _shell_somewhere(word: str) -> tuple[str, str] | None:
+    """A shell whose directory is known only at run time: ``$SHELL``, ``$(which sh)``, ``$(command -v bash)``,
+    ``$BIN/bash`` (expanded as the unknown mark, then ``/NAME``): (its name, the word)."""
+    if " " in word or "/" not in word:
+        return None
+    name = word.rsplit("/", 1)[1]
+    if name in SHELL_NAMES or _VERSIONED.match(name):
+        return f"{name} (its path known at run time)", word
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -413,15 +425,43 @@ _PAST_CAP = re.compile(_DANGER + r"|://|@|\d\.\d+\.\d|[Rr][Ee][Cc][Vv]|\w:\d|(?:
                        r")(?![\w.-])")
 
 
+#: a fact in ``Ctx.flags``: a copy (or link) of a shell this text made (``cp /bin/sh ./x``), then ``\x01NAME``
+SHELL_COPY = "shellcopy:"
+
+
 def _copies(ctx) -> tuple:
     """The copies of shells this text made (part of what a command's arguments name)."""
-    return tuple(x for x in ctx.flags if x[:10] == "shellcopy:") if ctx.flags else ()
+    return tuple(x for x in ctx.flags if x[:10] == SHELL_COPY) if ctx.flags else ()
+
+
+def note_shell_copy(src: str, dest: str, into_dir: bool, ctx) -> None:
+    """``cp``/``ln``/``install`` of a shell or interpreter (``/bin/sh``, ``$(which bash)``) to ``dest``: the copy
+    is that shell under another name (``into_dir``: ``dest`` is a directory, the copy keeps the name)."""
+    name = src.rstrip("/").rsplit("/", 1)[-1]
+    if not (src[:1] in "/" + MARK and "/" in src and (name in SHELL_NAMES or _VERSIONED.match(name))) or (
+            MARK in dest or len(ctx.flags) > 256):
+        return
+    keys = [P.normalize(dest.rstrip("/") + "/" + name, ctx.cwd)]
+    if not into_dir:
+        keys.append(P.normalize(dest, ctx.cwd))  # (cp /bin/sh x: x, unless x is a directory)
+    for key in keys:
+        ctx.flags.add(SHELL_COPY + key)
+        ctx.flags.add(f"{SHELL_COPY}{key}\x01{name}")
+
+
+def copied_shell(key: str, ctx) -> str | None:
+    """The shell a path (normalized) is a copy of, made earlier in this text, or None."""
+    if not ctx.flags or SHELL_COPY + key not in ctx.flags:
+        return None
+    head = f"{SHELL_COPY}{key}\x01"
+    return next((x[len(head):] for x in ctx.flags if x.startswith(head)), "sh")
 
 
 def shell_copy(v: str, ctx) -> tuple[str, str] | None:
     """A path this text made a copy (or link) of a shell at (``cp /bin/sh ./x``): (what it is, the path)."""
-    if "shellcopy:" + P.normalize(v, ctx.cwd) in ctx.flags:
-        return f"{v} (a copy of a shell)", v
+    name = copied_shell(P.normalize(v, ctx.cwd), ctx)
+    if name is not None:
+        return f"{v} (a copy of {name})", v
     return None
 
 
@@ -603,14 +643,15 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                 if len(v) > 256:
                     continue
             if f.shell is None and prev not in SHELL_AS_DATA and listed is None and (
-                    inner or v is not a or "=" in a or (prev_opt is not None and v[:1] == "/")):
-                sh = shell_named(v)
+                    inner or v is not a or "=" in a or (prev_opt is not None and v[:1] in "/" + MARK)):
+                sh = shell_named(v) if v[:1] != MARK else _shell_somewhere(v)
                 if sh is not None and (config or choice) and sh[0] not in T.SHELLS:
                     sh = None  # (-DPython3_EXECUTABLE=/usr/bin/python3, --python=…: the interpreter to use later)
                 if sh is not None and opt_name in _LANGUAGE_OPTIONS and "/" not in v:
                     sh = None  # (pygmentize -l bash, shellcheck --shell=bash: a language named)
                 if sh is not None and v is a and sh[1] == a and "/" not in a and " " not in a and not is_opt and not (
-                        k + 1 < n and (args[k + 1][:1] == "-" or args[k + 1].endswith(".sh"))):
+                        k + 1 < n and (args[k + 1][:1] == "-" or args[k + 1].endswith(".sh"))) and not (
+                        prev_opt is not None and _option_name(prev_opt) in _COMMAND_OPTIONS):
                     sh = None  # (`apt-cache show bash`: a bare name as an operand is a word, unless run like one)
                 if sh is None and ctx.flags and "/" in v and MARK not in v and " " not in v:
                     sh = shell_copy(v, ctx)  # (cp /bin/sh ./x; … ./x: a copy of a shell is a shell)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import SHELL_NAMES
+from core.policy.shell.effects.arguments import SHELL_NAMES, note_shell_copy
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts, parse_fx, tar_old_style
 from core.policy.shell.state import (
@@ -295,6 +295,10 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
     verb = {"cp": "copy into", "mv": "move into", "install": "install into", "ln": "link at"}.get(prog, "write")
     for d in dests:
         r.write_path(d, ctx, acc, verb)
+    if len(dests) == 1 and srcs and len(srcs) <= 8:
+        into = target is not None or len(srcs) > 1 or dests[0][-1:] == "/" or dests[0] in (".", "..", "~")
+        for s in srcs:
+            note_shell_copy(s, dests[0], into, ctx)  # (cp /bin/sh ./x: ./x is a shell from now on)
     if prog == "install" and (first_value(o, "o", "--owner") or "") in ("root", "0"):
         acc.add(M, "shell.install.root", "install -o root")
     mode = first_value(o, "m", "--mode") if prog == "install" else None
