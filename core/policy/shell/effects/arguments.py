@@ -36,7 +36,7 @@ from core.policy.shell.effects.addresses import (
     network_destination,
     numeric_ipv4,
 )
-from core.policy.shell.state import FileInput, TextInput
+from core.policy.shell.state import OTHER, FileInput, TextInput
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -775,6 +775,12 @@ def fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
                 acc.add(M, "args.upload", f"{prog} is fed {_show(path)} and given {_show(f.net)}: it may send it")
         elif secret:
             acc.add(M, "args.secret_read", f"{prog} is fed {_show(path)} (secret): it reads it")
+    elif stdin is OTHER:
+        if f is not None and f.net is not None and f.listen is None and ("." in f.net or ":" in f.net):
+            # (tar czf - . | sometool https://…: what the command before prints leaves with it; a destination
+            # named as one, not a bare word after -h/-H: cpio -o -H newc names a format)
+            acc.add(M, "args.upload", f"{prog} is fed another command's output and given {_show(f.net)}: it may "
+                                      f"send it")
     elif type(stdin) is TextInput and stdin.text.strip():
         text = stdin.text[:8192]
         facts = argument_facts(r, [text], ctx, inner=True)

@@ -124,6 +124,8 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
     skip = _HANDLED_SKIP if handled else ()
     if handled and (prog in COMMAND_READERS or prog in T.SQL_CLIENTS):
         skip = _HANDLED_SKIP_CODE
+    if handled and entry.input == "bang" and entry.connects and type(stdin) is TextInput:
+        read_input(r, prog, "bang", stdin.text, ctx, acc)  # (ftp HOST <<< 'put .env': its handler reads the URL)
     if handled and not entry.subcommands and not _applies(entry, skip):
         return False  # (nothing in the entry adds to the handler: sh -c, find -exec, psql -c …)
     pos, _ = read_options(r, prog, entry, args, ctx, acc, stdin, skip)
@@ -412,6 +414,16 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
         if lang not in _READ_BY_CONTENT:
             acc.add(M, "args.inline_code", f"{what} runs inline {lang} code")
         read_code(r, val, lang, ctx, acc, prog)
+    elif kind == "script:other" and entry is not None and entry.input == "bang" and entry.connects and not handled:
+        # a file-transfer client's batch of its own commands (sftp -b FILE): put sends a file, !CMD runs one
+        key = P.normalize(val, ctx.cwd) if MARK not in val else None
+        if val in ("-", "/dev/stdin") and type(stdin) is TextInput:
+            read_input(r, prog, "bang", stdin.text, ctx, acc)
+        elif key is not None and key in ctx.written:
+            read_input(r, prog, "bang", ctx.written[key], ctx, acc)
+        else:
+            acc.add(M, "args.script", f"{what} runs the commands in {_show(val)}, not read here: they may send "
+                                      f"files (put) or run programs (!CMD)")
     elif kind.startswith("script:"):
         key = P.normalize(val, ctx.cwd) if MARK not in val else None
         if handled and (key is None or (key not in ctx.written and not is_downloaded(ctx, key))):

@@ -303,6 +303,8 @@ def h_netcat(r, prog, args, metas, ctx, acc, stdin):
             acc.add(M, "args.secret_read", f"{prog} reads {show(facts.secret)} (secret)")
     if type(stdin) is FileInput and (facts.net is not None or listen) and stdin.path not in ("/dev/null", "-"):
         acc.add(M, "args.upload", f"{prog} sends {show(stdin.path)} {where}")
+    elif stdin is OTHER and (facts.net is not None or listen):  # (tar c . | nc HOST PORT)
+        acc.add(M, "args.upload", f"{prog} sends what it is fed (another command's output) {where}")
     return DOWNLOAD
 
 
