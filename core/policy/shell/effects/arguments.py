@@ -36,7 +36,7 @@ from core.policy.shell.effects.addresses import (
     network_destination,
     numeric_ipv4,
 )
-from core.policy.shell.state import OTHER, FileInput, TextInput
+from core.policy.shell.state import DOWNLOADED_DIR, OTHER, FileInput, TextInput
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -744,6 +744,24 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
             "http", "https", "ftp", "ftps", "sftp", "s3", "gs"):
         f.output = dir_opt
     return f
+
+
+def fetched(srcs: list, dest: str, ctx) -> None:
+    """Files copied from a remote host (``srcs``, the remote sources: ``scp HOST:x.sh .``, ``rsync -a HOST:dir/
+    ./dir``, ``sftp HOST:x.sh``) are downloaded code when run later: the destination, the names the sources keep
+    in it (and what is under them: a directory copied), the destination's contents when a directory's contents
+    were copied into it."""
+    if MARK in dest or len(ctx.downloaded) >= 64:
+        return
+    base = P.normalize(dest, ctx.cwd)
+    ctx.downloaded.add(base)
+    for s in srcs[:8]:
+        name = s.split("://", 1)[-1].split(":", 1)[-1].rstrip("/").rsplit("/", 1)[-1]
+        if name and MARK not in name:
+            ctx.downloaded.add(P.normalize(f"{dest.rstrip('/')}/{name}", ctx.cwd))
+            ctx.downloaded.add(DOWNLOADED_DIR + P.normalize(f"{dest.rstrip('/')}/{name}", ctx.cwd).rstrip("/"))
+    if any(s.endswith("/") for s in srcs) and dest.rstrip("/") not in ("", ".", "..", "~"):
+        ctx.downloaded.add(DOWNLOADED_DIR + base.rstrip("/"))  # (rsync HOST:dir/ ./dir: its contents into ./dir)
 
 
 def decide_unknown(r, prog: str, f: Facts, ctx, acc) -> None:

@@ -31,6 +31,7 @@ from core.policy.shell.effects.arguments import (
     decide_handled,
     decide_unknown,
     fed,
+    fetched,
     grants_privileges,
     listen_address,
     read_only_secrets,
@@ -79,6 +80,8 @@ def read_arguments(r, prog: str, args: list, metas: list, ctx, acc, stdin, known
                     f = copy(f)
                     f.net = host
             decide_unknown(r, prog, f, ctx, acc)
+            if entry is not None and entry.connects and entry.input == "bang":
+                _fetches(entry, args, ctx)
             if f.net is not None and any(m is not None and m[0] is SECRET for m in metas):
                 acc.add(H, "args.secret_send", f"{prog} is given secret contents and {_show(f.net)}: it may send "
                                                f"them over the network")
@@ -186,6 +189,17 @@ def run_command_after(r, args: list, k: int, ctx, acc, stdin) -> None:
         alt = args[k + 1:n]  # (the option took args[k] as its value)
         r.run_argv(alt, [None] * len(alt), ctx.child(), acc, None)
     r.run_argv(args[k:n], [None] * (n - k), ctx, acc, stdin)
+
+
+def _fetches(entry: K.Program, args: list, ctx) -> None:
+    """A file-transfer client's fetch operand (``sftp HOST:x.sh [DIR]``): the file is downloaded into DIR (or
+    the working directory), downloaded code when run later."""
+    pos = [a for k, a in enumerate(args[:MAX_ARGS]) if a[:1] != "-" and not (k and entry.takes_value(args[k - 1]))]
+    remote = [a for a in pos if ":" in a and "/" not in a.split(":", 1)[0] and a.split(":", 1)[0] and
+              a.split(":", 1)[1] and "://" not in a]
+    if remote:
+        local = [a for a in pos if a not in remote]
+        fetched(remote, local[0] if local else ".", ctx)
 
 
 def _without_used(entry: K.Program, args: list) -> list:

@@ -20,7 +20,7 @@ from core.policy.shell.effects.arguments import served_dir
 from core.policy.shell.effects.secrets import secret_printed, secret_read
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
-from core.policy.shell.state import DOWNLOAD, MARK, MAX_FX, OTHER
+from core.policy.shell.state import DOWNLOAD, DOWNLOADED_DIR, MARK, MAX_FX, OTHER
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -195,6 +195,9 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
             dest = cpos[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or None
         if dest and MARK not in dest and r.pclass(dest, ctx) in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE):
             r.write_path(dest, ctx, acc, f"git {sub} writes into")
+        if sub == "clone" and dest and MARK not in dest and len(ctx.downloaded) < 64:
+            # every file of the clone came from the network: run later, it is downloaded code (… && sh x/run.sh)
+            ctx.downloaded.add(DOWNLOADED_DIR + P.normalize(dest, ctx.cwd).rstrip("/"))
     if sub == "config":
         cpos = [a for a in rest if not a.startswith("-")]
         if len(cpos) >= 2:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import argument_facts
+from core.policy.shell.effects.arguments import argument_facts, fetched
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
 from core.policy.shell.state import DOWNLOAD, MARK, OTHER, FileInput, TextInput
@@ -232,6 +232,7 @@ def h_scp(r, prog, args, metas, ctx, acc, stdin):
     else:
         if remote_any:
             acc.add(M, f"shell.{prog}.remote", f"{prog} from a remote host")
+            fetched([x for x in srcs if _is_remote(x)], dest, ctx)
         r.write_path(dest, ctx, acc, f"{prog} into")
         if prog == "rsync" and any(k.startswith("--delete") for k in o.longs):
             cls = r.pclass(dest, ctx)

@@ -55,6 +55,11 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
         if run:
             # the fetched tool's command counts too (npx rimraf / is a recursive delete of /)
             r.run_argv(run, [None] * len(run), ctx.child(), acc, stdin)
+    if prog == "go" and sub == "run":
+        mod = next((a for a in pos[1:] if "@" in a and "." in a.split("/", 1)[0] and a[:1] not in "./~"), None)
+        if mod is not None:  # (go run example.com/cmd@latest: a module fetched now and run, like go install)
+            acc.add(M, "shell.install", f"go run fetches and runs {show(mod)} (package install)")
+            return OTHER
     pub = publish_command(prog, args, pos)
     if pub is not None:
         acc.add(H, "shell.publish", pub)
