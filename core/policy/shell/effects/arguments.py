@@ -378,6 +378,8 @@ def _maybe_listen(v: str) -> bool:
 def bind_listen(a: str, prev_opt: str | None) -> str | None:
     """The listening address a word gives read with the option it belongs to (the words where the empty host
     and ``0`` bind every interface): ``--host 0``, ``-b :8000``, ``--host=0``, ``-b0.0.0.0``, ``--ip '*'``."""
+    if _BIND_HINT.search(a) is None:
+        return None  # (every spelling of every interface has a 0, a colon or a star)
     if a[:1] == "-" and len(a) > 2:
         if "=" in a:
             name, _, v = a.partition("=")
@@ -391,13 +393,20 @@ def bind_listen(a: str, prev_opt: str | None) -> str | None:
     return None
 
 
+#: cheap test before :func:`bind_listen` and :func:`listen_address`: what any listening address has
+_BIND_HINT = re.compile(r"[0:*]|isten|ISTEN|ecv|ECV")
+
+
 def listen_address(args: list) -> str | None:
     """The first listening address among ``args`` (a server started by an interpreter or runner: ``node
     app.js --host 0``), read with the options the words belong to."""
+    if _BIND_HINT.search("\x01".join(args[:MAX_ARGS])) is None:
+        return None
     prev = None
     for a in args[:MAX_ARGS]:
         if a:
-            got = bind_listen(a, prev) or (a if _maybe_listen(a) and listening(a) else None)
+            got = (bind_listen(a, prev) if a[:1] == "-" or prev is not None else None) or (
+                a if _maybe_listen(a) and listening(a) else None)
             if got is not None:
                 return got
         prev = a if a[:1] == "-" and "=" not in a else None
@@ -465,8 +474,9 @@ _DANGER = (
     r"(?:^|\x01)(?::\d|0(?:\x01|$))")
 _HANDLED_HINT = re.compile(_DANGER + "|=")
 #: what an argument past the cap is read for (secrets, system paths, listeners, destinations, shells)
-_PAST_CAP = re.compile(_DANGER + r"|://|@|\d\.\d+\.\d|[Rr][Ee][Cc][Vv]|\w:\d|(?:^|[=:!'\"(/,\s])(?:" + _NAMES +
-                       r")(?![\w.-])")
+#: (``src/`` is not an rc file: ``gcc src/a.c … src/z.c``, many sources, stays unscreened)
+_PAST_CAP = re.compile(_DANGER.replace(r"rc\b", r"(?<![Ss])rc\b") + r"|://|@|\d\.\d+\.\d|[Rr][Ee][Cc][Vv]|\w:\d|"
+                       r"(?:^|[=:!'\"(/,\s])(?:" + _NAMES + r")(?![\w.-])")
 
 
 #: a fact in ``Ctx.flags``: a copy (or link) of a shell this text made (``cp /bin/sh ./x``), then ``\x01NAME``
@@ -514,7 +524,8 @@ def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Fa
     (the returned Facts is shared: read it, never change it)."""
     if ctx.container is not None:
         return _argument_facts(r, args, ctx, inner, prog)
-    key = (tuple(args), inner, ctx.cwd, ctx.ws, ctx.user, prog in _CONFIGURATORS, _copies(ctx))
+    key = (tuple(args), inner, ctx.cwd, ctx.ws, ctx.user, prog in _CONFIGURATORS,
+           _copies(ctx) if ctx.flags else ())
     f = _FACTS.get(key)
     if f is None:
         if not inner and not _HANDLED_HINT.search("\x01".join(key[0])) and (
@@ -640,7 +651,7 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                 v = args[k + 1].lower() if k + 1 < n and args[k + 1][:1] != "-" else ""
             if v not in ("false", "no", "0", "off") and not v.startswith(_LOOPBACK):
                 f.listen = a  # (--rpc-listen-all=true, --listen ADDR, -listen 1: a server)
-        if f.listen is None and a:
+        if f.listen is None and (a[:1] == "-" or prev_opt is not None):
             f.listen = bind_listen(a, prev_opt)  # (--host 0, -b :8000, --host=0, -b0.0.0.0: every interface)
         if inner and f.net is None and a and a[:1] != "-":
             # a destination the words around it make (HOST PORT in two words, 3405803783), a host option's name
