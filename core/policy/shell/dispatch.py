@@ -30,6 +30,7 @@ from core.policy.shell.effects.knowledge import (
 )
 from core.policy.shell.effects.secrets import meta_outputs
 from core.policy.shell.options import TARS, tar_old_style
+from core.policy.shell.params import NAME_BUILTINS
 from core.policy.shell.registry import (
     CODE_SCANNER,
     HTTP_METHOD_HANDLER,
@@ -206,6 +207,8 @@ class Dispatch:
             acc.add(M, "shell.wrappers", "too many wrappers to look through")
             return OTHER
         args = argv[1:]
+        if prog in NAME_BUILTINS and args:
+            self.arith_names(prog, args, ctx, acc)  # (`declare 'a[$(cmd)]=1'`: bash evaluates the subscript)
         if args and (args[-1] == "--help" or args[-1] == "--version") and len(args) <= 4 and all(
                 a and a[0] != "-" and "/" not in a for a in args[:-1]):
             acc.add(S, "shell.help", f"{prog} {args[-1]} (help text)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from core.policy import _paths as P
 from core.policy.shell.common import is_secret_name
 from core.policy.shell.state import (
     MARK,
@@ -23,7 +24,7 @@ from core.policy.shell.state import (
     TextInput,
     held_text,
 )
-from core.policy.shell.syntax import LIT, VAR, Group, Simple
+from core.policy.shell.syntax import ARITH, LIT, PARAM, VAR, Group, Simple
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
 
@@ -77,6 +78,9 @@ def _brace_expand(w: str) -> list:
     return out
 
 
+#: classes of a reassigned HOME that ``~`` is read as (a system place; anything else stays the home)
+_SYSTEM_HOMES = frozenset((P.ROOT, P.SYSROOT, P.SYSTEM, P.SENSITIVE))
+
 #: marks a word break from an unquoted expansion inside a word (cut into fields at the end of the word)
 _BRK = "\x1e\x1f"
 
@@ -113,7 +117,26 @@ def _first_prog(script: list):
 
 
 class Expansion:
-    """Word expansion (needs the reader's ``run_script``)."""
+    """Word expansion (needs the reader's ``run_script``, and ``param_value``/``arith_value`` of
+    :class:`core.policy.shell.params.ParamExpansion`)."""
+
+    def tilde(self, lit: str, ctx: Ctx) -> str:
+        """A word's tilde prefix as bash expands it: ``~+`` the working directory, ``~-`` the previous one
+        (``$OLDPWD``), ``~`` a reassigned ``HOME`` when that names a system place (otherwise ``~`` stays the
+        home: a data flow that misses a branch must not make ``rm -rf ~`` less than a home)."""
+        c = lit[1:2]
+        if c in ("+", "-") and (len(lit) == 2 or lit[2] == "/"):
+            if c == "+":
+                base = ctx.cwd or "."
+            else:
+                base = ctx.env.get("OLDPWD", MARK)
+                base = base if type(base) is str else MARK
+            return base + lit[2:]
+        if (c == "" or c == "/") and "HOME" in ctx.env:
+            home = ctx.env["HOME"]
+            if type(home) is str and home and MARK not in home and self.pclass(home, ctx) in _SYSTEM_HOMES:
+                return home.rstrip("/") + lit[1:] if home != "/" else "/" + lit[2:]
+        return lit
 
     # ------------------------------------------------------------- expansion
     def _lookup(self, name: str, ctx: Ctx, pick: dict):
@@ -137,10 +160,14 @@ class Expansion:
         parts = word.parts
         if word.lit is not None:
             lit = word.lit
+            if lit[:1] == "~":
+                lit = self.tilde(lit, ctx)
             if "{" in lit and not word.quoted and "}" in lit:
                 return _brace_expand(lit), None
             return [lit], None
         pick = pick or {}
+        if parts[0][0] == LIT and parts[0][1][:1] == "~":
+            parts = [(LIT, self.tilde(parts[0][1], ctx))] + parts[1:]
         fields = [""]
         breaks = False
         sub_out = None
@@ -150,15 +177,20 @@ class Expansion:
             k = p[0]
             if k == LIT:
                 fields[-1] += p[1]
-            elif k == VAR:
+            elif k == VAR or k == PARAM:
                 name = p[1]
                 if is_secret_name(name):
                     secret = True
                 if name in ctx.tainted and sub_out is None:
                     sub_out = SECRET
-                val = self._lookup(name, ctx, pick)
-                if val == MARK and len(p) > 3:
-                    val = p[3]  # ${X:-default}
+                if k == PARAM:  # ${x#pat}, ${a[i]}, ${x:-$(cmd)} …: computed, substitutions read
+                    val, out = self.param_value(p, ctx, acc, pick)
+                    if out is not None and sub_out is None:
+                        sub_out = out
+                else:
+                    val = self._lookup(name, ctx, pick)
+                    if val == MARK and len(p) > 3:
+                        val = p[3]  # ${X:-default}
                 if len(fields[-1]) > MAX_VALUE:
                     fields[-1] = MARK
                     continue
@@ -176,6 +208,8 @@ class Expansion:
                             _BRK if val[-1] in ifs else "")
                     else:
                         fields[-1] += val
+            elif k == ARITH:  # $((…)): substitutions and variables read as bash evaluates them
+                fields[-1] += self.arith_value(p, ctx, acc, pick)
             else:  # SUB
                 out = self.run_script(p[1], ctx.child(deeper=True), acc)
                 sub_prog = _first_prog(p[1])

@@ -26,6 +26,7 @@ from core.policy.shell.effects.options import OptionEffects
 from core.policy.shell.effects.paths import NET_DEVICES, PathEffects
 from core.policy.shell.effects.secrets import SECRET_HINT, SecretEffects
 from core.policy.shell.expansion import Expansion
+from core.policy.shell.params import ParamExpansion
 from core.policy.shell.state import (
     DECODED,
     DOWNLOAD,
@@ -48,7 +49,7 @@ from core.tiers import Tier
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
-class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects):
+class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffects, PathEffects):
     """Reads command text as a shell does and returns its tier: ``ShellReader(read_only_extra).classify(text,
     cwd) -> (Acc, damaged)``. One reader serves any number of texts (its tables are built once); the state of
     one text lives in its :class:`~core.policy.shell.state.Ctx`."""
@@ -112,6 +113,8 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             pos = m.end()
             w = m.group(1)
             if w is not None:
+                if w[:1] == "~" and w[1:2] in ("+", "-"):
+                    return False  # (`~+`, `~-`: the directories, read by the expansion)
                 if not cur:
                     if w in _PLAIN_STOP or "=" in w or "'" in w or '"' in w:
                         return False
@@ -224,6 +227,10 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             self.run_script(node.body, ctx.child(), acc)
             return None
         if t is ForLoop:
+            if node.var is None:  # for ((…)): the arithmetic is read, no variable takes values
+                for w in node.words:
+                    self.expand(w, ctx, acc)
+                return None
             values: list = []
             for w in node.words:
                 fields, _ = self.expand(w, ctx, acc)
@@ -249,6 +256,9 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
                 budget.unread.append(_node_text(node))
             return OTHER
         if node.test:
+            if node.words[0].lit == "[[":
+                self.arith_test(node.words[1:], ctx, acc)  # (operands of -eq …: arithmetic, evaluated by bash)
+                return None
             for w in node.words:
                 if w.lit is None:
                     self.expand(w, ctx, acc)
@@ -277,7 +287,8 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             # literal words only (no assignments, redirects, quotes or expansions): without braces to expand,
             # the words are the arguments
             argv = [w.lit for w in node.words]
-            if "{" not in " ".join(argv):
+            joined = " ".join(argv)
+            if "{" not in joined and "~" not in joined:  # (`~+`, `~-` and a reassigned HOME: expanded)
                 return self.run_argv(argv, [None] * len(argv), ctx, acc, stdin)
         # loop variables with several values: read the command once per value
         multi = None

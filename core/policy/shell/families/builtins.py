@@ -85,12 +85,15 @@ def _cd(r, prog, args, metas, ctx, acc, stdin):
     """``cd DIR``, ``pushd DIR``: the reader's working directory moves (``cd -``: unknown)."""
     pos = [a for a in args if not a.startswith("-") or a == "-"]
     target = pos[0] if pos else "~"
+    prev = ctx.cwd
     if target == "-":
-        ctx.cwd = MARK
+        old = ctx.env.get("OLDPWD")
+        ctx.cwd = old if type(old) is str and old != "." else MARK  # (`cd -`: where the last cd left)
     else:
         ctx.cwd = P.normalize(target, ctx.cwd) if MARK not in target else MARK
         if len(ctx.cwd) > 1024:  # hostile cd chains: the directory is as good as unknown
             ctx.cwd = MARK
+    ctx.env["OLDPWD"] = prev if prev is not None else MARK  # (bash sets it: `$OLDPWD`, `~-`)
     return None
 
 
