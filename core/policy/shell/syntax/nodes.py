@@ -31,12 +31,14 @@ class Budget:
         unread: texts left unread, for the overflow scan (``core.policy._overflow``).
         units: parser units left (commands and words read).
         depth: program dispatches in progress (``xargs xargs …``; bounded by the reader's ``MAX_STACK``).
+        globs: program names given by a glob still matched against the known names (``/bin/ba?h``).
     """
 
     nodes: int
     unread: list
     units: int
     depth: int = 0
+    globs: int = 16
 
 
 def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> Budget:
