@@ -355,6 +355,23 @@ def _classification_json(c) -> dict:
             "rule": c.rule}
 
 
+_BATCH_FIELDS = ("action", "command", "description", "cwd")
+
+
+def _field_typos(req: dict) -> list[str]:
+    """Warnings for ignored fields that look like a misspelt field of a batch request (``comand``)."""
+    import difflib
+
+    out = []
+    for key in list(req)[:32]:
+        if key in _BATCH_FIELDS or not isinstance(key, str):
+            continue
+        close = difflib.get_close_matches(key.lower(), _BATCH_FIELDS, n=1, cutoff=0.75)
+        if close and close[0] not in req:
+            out.append(f"field {key!r} is ignored (did you mean {close[0]!r}?)")
+    return out
+
+
 def _cmd_classify(args) -> int:
     policy = _policy(args)
     if args.batch:
@@ -374,6 +391,9 @@ def _cmd_classify(args) -> int:
                 if any(f is not None and not isinstance(f, str) for f in fields):
                     raise ValueError("command, description and cwd must be strings")
                 result = _classification_json(policy.classify(req["action"], *fields))
+                typos = _field_typos(req)
+                if typos:
+                    result["warnings"] = typos  # (other fields are ignored, as the spec says; likely typos named)
             except ValueError as exc:
                 result = {"error": f"line {n}: {exc}"}
             out.write(json.dumps(result, ensure_ascii=False) + "\n")

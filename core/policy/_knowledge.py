@@ -26,10 +26,10 @@ LANGS = frozenset((
 VALUE_KINDS = frozenset(("command", "program", "read", "write", "writedir", "upload", "library", "host",
                          "servedir", "uses"))
 #: option kinds that are flags (no value)
-FLAG_KINDS = frozenset(("listen", "bang", "inplace", "attach"))
+FLAG_KINDS = frozenset(("listen", "bang", "inplace", "attach", "argv", "shellargs"))
 INPUT_KINDS = frozenset(("shell", "bang", "sql", "redis"))
 OPERAND_KINDS = frozenset(("command", "program", "uses", "servedir"))
-SUBCOMMAND_KINDS = frozenset(("listen", "upload", "bang", "command"))
+SUBCOMMAND_KINDS = frozenset(("listen", "upload", "bang", "command", "sql"))
 _KEYS = frozenset(("also", "wraps", "value_opts", "input", "operand", "listens", "connects", "options",
                    "subcommands"))
 
@@ -68,6 +68,11 @@ class Program:
     def uses(self) -> bool:
         """Whether some option's value (or the operand) is a file it uses without showing (a key to sign with)."""
         return self.operand == "uses" or "uses" in self.options.values()
+
+    @property
+    def plus_options(self) -> bool:
+        """Whether it has options written with ``+`` (``vim +CMD``); otherwise ``+1d`` is an operand."""
+        return any(o[:1] == "+" for o in self.options) or any(o[:1] == "+" for o in self.value_opts)
 
     def takes_value(self, opt: str) -> bool:
         """Whether ``opt`` (as typed) takes a value: a value kind, or listed in ``value_opts`` (a ``listen``

@@ -197,6 +197,8 @@ def is_secret_read(p: str) -> bool:
     if p in T.SECRET_READ_FILES:
         return True
     n = normalize(p, None)
+    if n.startswith("/private/etc/"):
+        n = n[8:]  # (macOS: /etc is /private/etc)
     if n in T.SECRET_READ_FILES:
         return True
     for d in T.SECRET_READ_DIRS:
@@ -254,7 +256,7 @@ def _glob_may_match_secret(n: str) -> bool:
 
 
 # names a glob in the last segment may match that are private keys (id_* of every key type, and the like)
-_KEY_NAMES = tuple(f"id_{k}" for k in T.SSH_KEY_TYPES) + ("privkey.pem", "server.key", "key.pem")
+_KEY_NAMES = tuple(f"id_{k}" for k in T.SSH_KEY_TYPES)
 
 
 def is_block_device(p: str) -> bool:
@@ -278,8 +280,18 @@ def classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str 
     if hit is None:
         if len(_MEMO) > 8192:
             _MEMO.clear()
-        hit = _MEMO[key] = _classify_path(p, ctx_cwd, workspace, user, None)
+        hit = _classify_path(p, ctx_cwd, workspace, user, None)
+        if hit in _CASE_FOLDED and p != p.lower() and "." in p:
+            # case-insensitive file systems (macOS, Windows): .ENV is .env, ~/.AWS/CREDENTIALS the credentials
+            low = _classify_path(p.lower(), ctx_cwd and ctx_cwd.lower(), workspace and workspace.lower(), user, None)
+            if low in (SENSITIVE, ENV):
+                hit = low
+        _MEMO[key] = hit
     return hit
+
+
+#: classes a path spelt in capitals may hide a sensitive or .env file behind
+_CASE_FOLDED = frozenset(("workspace", "other", "home"))
 
 
 def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str | None = None,

@@ -229,6 +229,14 @@ async def test_classify_batch_keeps_one_result_per_line(short_tmp):
     assert "error" in results[3] and "error" in results[4]
 
 
+async def test_classify_batch_names_a_misspelt_field(short_tmp):
+    lines = b'{"action": "terminal", "comand": "rm -rf /"}\n{"command": "ls", "agent": "x"}\n'
+    rc, out, err = await run_cli("classify", "--batch", stdin=lines)
+    first, second = (json.loads(x) for x in out.splitlines())
+    assert rc == 0 and first["warnings"] == ["field 'comand' is ignored (did you mean 'command'?)"]
+    assert "warnings" not in second  # (other fields are ignored quietly, as the spec says)
+
+
 async def test_waiting_request_ends_not_approved_when_the_daemon_forgets_it(short_tmp):
     from bot.app import Daemon
     from bot.config import LedgerConfig

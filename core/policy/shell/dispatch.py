@@ -21,7 +21,7 @@ from core.policy import _knowledge as K
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import SHELL_NAMES
+from core.policy.shell.effects.arguments import METADATA_READERS, SHELL_NAMES
 from core.policy.shell.effects.knowledge import (
     HANDLED,
     READ_ONLY,
@@ -224,6 +224,11 @@ class Dispatch:
             if prog == "command" and len(argv) > 1 and argv[1] in ("-v", "-V"):
                 acc.add(S, "shell.read_only", "command -v (looks a program up)")
                 return OTHER
+            if prog in ("busybox", "toybox") and len(argv) > 1 and argv[1] == "--install":
+                # links to every applet, made in DIR (/bin by default)
+                d = next((a for a in argv[2:] if a[:1] != "-"), "/bin")
+                self.write_into(d, ctx, acc, f"{prog} --install makes links in")
+                return OTHER
             wrap = T.WRAPPERS.get(prog)
             if wrap is not None:
                 rest, rmetas = self._peel(prog, wrap, argv, metas, ctx, acc)
@@ -245,9 +250,17 @@ class Dispatch:
                     if k < len(argv) and argv[k] == "--":
                         k += 1
                         break
+                k += T.RUNNER_OPERANDS.get(prog, 0)
                 if k >= len(argv):
                     acc.add(L, "shell.program", f"{prog} {argv[1]}")
                     return OTHER
+                if k == len(argv) - 1 and " " in argv[k].strip():
+                    self.run_text(argv[k], ctx, acc)  # (scl enable COLL 'CMD ARGS': one command string)
+                    return OTHER
+                before = argv[k - 1]
+                if before[:1] == "-" and "=" not in before and before != "--" and k + 1 < len(argv):
+                    # (uv run --with X CMD, conda run -n ENV CMD): the option may take the word as its value
+                    self.run_argv(argv[k + 1:], metas[k + 1:], ctx.child(), acc, stdin)
                 argv, metas = argv[k:], metas[k:]
                 continue
             break
@@ -298,12 +311,19 @@ class Dispatch:
             a in T.NETWORK_SENDER_COMMANDS[prog] for a in args[:4]))
         if type(stdin) is FileInput and sender:
             self.sends_secret(prog, stdin.path, ctx, acc)
+        elif type(stdin) is FileInput and target.tier < M and prog not in METADATA_READERS and (
+                self.is_secret_path(stdin.path, ctx)):
+            # a secret file on the input of a program that shows what it reads (tee < .env, xargs < environ)
+            acc.add(M, "shell.secret_read", f"{prog} reads {show(stdin.path)} (secrets) on its input")
         if sender and prog not in T.NETWORK_SENDERS and (stdin is SECRET or stdin == SECRET):
             acc.add(H, "shell.secret_send", f"{prog} sends secret contents (piped) over the network")
+        listed = out if type(out) is TextInput and prog in _LISTERS else None  # (find -name: names it found)
         if (ctx.secretish or stdin is SECRET or SECRET in meta_outputs(metas)) and (
                 out is not None or prog in T.NETWORK_SENDERS or prog in T.UPLOADERS):
             out = self.secret_flow(prog, args, metas, stdin, ctx, acc, out)
-        if prog in _LISTERS and (out is OTHER or out is None or out is SECRET) and args:
+        if listed is not None:
+            out = listed
+        elif prog in _LISTERS and (out is OTHER or out is None or out is SECRET) and args:
             out = self._listed_secrets(prog, args, ctx) or out  # (names, not contents)
         elif type(stdin) is TextInput and prog in _NAMES_FROM_INPUT and _takes_names(prog, args) and any(
                 self._names_secret(f, ctx) for f in stdin.text.split("\n")[:MAX_COMBOS] if f):
@@ -323,9 +343,9 @@ class Dispatch:
         """What a program that prints file names prints when it lists a directory of credentials (``find
         ~/.ssh``, ``ls ~/.aws/*``) or names a secret file (``realpath .env``): those names, as text whose file
         part is unknown (``~/.ssh/<unknown>``), so ``| xargs cat`` reads a secret. None otherwise."""
-        for a in args[:16]:
-            if not a or a[0] == "-" or MARK in a:
-                continue
+        for k, a in enumerate(args[:16]):
+            if not a or a[0] == "-" or MARK in a or (k and args[k - 1][:1] == "-" and prog != "ls"):
+                continue  # (an option's value: find -name .env names a pattern, not a directory listed)
             if self._names_secret(a, ctx):
                 if prog in _PATH_PRINTERS:
                     return TextInput(a, False)
@@ -424,6 +444,14 @@ class Dispatch:
                 except ValueError:
                     words = split.split()
                 return words + argv[i:], [None] * len(words) + metas[i:]
+            if a[:1] == "-" and a[1:2] != "-" and len(a) > 2 and a[-1] in "uC" and "S" not in a:
+                # a bundle ending in an option that takes the next word (-iC DIR, -iu NAME); -uNAME, -CDIR attached
+                if a[-1] == "C" and i + 1 < n:
+                    ctx.cwd = P.normalize(argv[i + 1], ctx.cwd)
+                i += 2
+                continue
+            if a[:2] == "-C" and len(a) > 2:
+                ctx.cwd = P.normalize(a[2:], ctx.cwd)
             if a.startswith("-"):
                 i += 1
                 continue

@@ -357,6 +357,11 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
                     stdin = meta[0].out  # `< <(cmd)`: cmd's output
                     continue
             if op == "<<<":
+                if meta is not None and meta[1] and MARK in target:
+                    # a secret-named variable's value given on the input (cat <<< "$API_KEY"): like echo of it
+                    acc.add(M, "shell.secret_read", "a secret variable's value is given on the input of the command")
+                    stdin = SECRET
+                    continue
                 stdin = SECRET if meta is not None and meta[0] == SECRET else TextInput(target + "\n", True)
                 continue
             if op == "<":

@@ -18,7 +18,11 @@ COMMAND_VARS = frozenset(("GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "G
                           "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "MANPAGER", "SYSTEMD_PAGER",
                           "GIT_SEQUENCE_EDITOR", "SUDO_ASKPASS", "RSYNC_RSH", "CVS_RSH", "BROWSER",
                           "BAT_PAGER", "DELTA_PAGER", "GH_PAGER", "GH_EDITOR", "KUBE_EDITOR", "FCEDIT",
-                          "SUDO_EDITOR", "SYSTEMD_EDITOR"))
+                          "SUDO_EDITOR", "SYSTEMD_EDITOR", "PSQL_PAGER", "PSQL_WATCH_PAGER", "AWS_PAGER",
+                          "PERLDOC_PAGER", "SVN_EDITOR", "SVN_SSH", "HGEDITOR", "CVSEDITOR", "P4EDITOR", "P4DIFF",
+                          "HGMERGE", "RSYNC_CONNECT_PROG", "TIG_EDITOR", "VIEWER", "TERMINAL", "GIT_CONFIG_EDITOR"))
+#: environment variables whose value is options of a program (read as that program's options: LESS='+!CMD')
+OPTION_VARS = {"LESS": "less", "MORE": "less", "MANOPT": "man", "TAR_OPTIONS": "tar", "PARALLEL": "parallel"}
 #: what an option (or an output operand) of a program does besides what the program is known for; the kinds:
 FX_WRITE = "write"  # the value is a file the program writes (``sort -o FILE``)
 FX_RUN = "run"  # the value is a command line the program runs (``man -P CMD``, ``tar --to-command=CMD``)

@@ -89,7 +89,7 @@ WRAPPERS: dict[str, tuple[frozenset, int, Tier]] = {
     "taskset": (frozenset(), 1, S),
     "chrt": (frozenset(), 1, S),
     "strace": (frozenset("eoOpsuIPSbXU"), 0, L),
-    "ltrace": (frozenset("eoOpsuIPSn"), 0, L),
+    "ltrace": (frozenset("eopsunalxADwF"), 0, L),  # (-S is a flag here: system calls too)
     "eatmydata": (frozenset(), 0, S),
     "fakeroot": (frozenset("il") | {"--lib", "--faked"}, 0, S),
     "proxychains": (frozenset("f"), 0, S),
@@ -117,10 +117,13 @@ WRAPPERS: dict[str, tuple[frozenset, int, Tier]] = {
 #: "run" launchers: ``uv run CMD``, ``poetry run CMD``, ``bundle exec CMD`` …
 RUNNERS = {
     "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "bundle": ("exec",), "pdm": ("run",),
-    "hatch": ("run",), "rye": ("run",), "pixi": ("run",), "conda": ("run",), "mamba": ("run",),
-    "doppler": ("run",), "dotenv": ("run",), "direnv": ("exec",), "nix": ("shell", "develop"),
+    "hatch": ("run",), "rye": ("run",), "pixi": ("run",), "conda": ("run",), "mamba": ("run",), "micromamba": ("run",),
+    "doppler": ("run",), "dotenv": ("run",), "direnv": ("exec",),
     "devbox": ("run",), "op": ("run",), "mise": ("exec", "x"), "asdf": ("exec",), "rbenv": ("exec",), "pyenv": ("exec",),
+    "scl": ("enable", "run"), "toolbox": ("run",),
 }
+#: runners whose subcommand takes operands before the command (direnv exec DIR CMD, scl enable COLLECTION CMD)
+RUNNER_OPERANDS = {"direnv": 1, "scl": 1}
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash",
                     "pwsh", "powershell", "busybox-sh"))
 INTERPRETERS = {

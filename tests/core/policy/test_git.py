@@ -48,7 +48,7 @@ CASES = [
     ('terminal', 'git -c user.name=x commit -m y', L),
     ('terminal', 'git config user.email a@b.c', L),
     ('terminal', 'git config --get core.pager', S),
-    ('terminal', "git config core.pager 'less -R'", M),
+    ('terminal', "git config core.pager 'less -R'", L), ('terminal', "git config core.pager 'less; sh'", M),
     ('terminal', 'git clean -fdx', M),
     ('terminal', 'git checkout -- .', L),
     # a secret file as a commit holds it, and a process's environment, are secret reads

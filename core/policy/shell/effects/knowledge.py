@@ -130,10 +130,15 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
     if pos and entry.subcommands:
         kind = entry.subcommands.get(pos[0])
         if kind == "command" and len(pos) > 1:
-            r.run_argv(pos[1:], [None] * (len(pos) - 1), ctx, acc, stdin)  # (uv run CMD, cabal exec CMD …)
+            # (uv run CMD, perf stat -e EV CMD …): the words after the subcommand, its own options skipped
+            k = args.index(pos[0]) if pos[0] in args[:MAX_ARGS] else 0
+            run_command_after(r, args, k + 1, ctx, acc, stdin)
         elif kind == "listen":
             served = next((p for p in pos[1:4] if p[:1] in "/~"), None)  # (rclone serve http /: what it serves)
             served_dir(r, f"{prog} {pos[0]}", ["--directory", served] if served else [], ctx, acc)
+        elif kind is not None and (kind == "sql" or kind.startswith("code:")) and stdin is None and len(pos) == 1:
+            # a code subcommand given no code reads it from its input: a REPL (deno repl, flask shell)
+            acc.add(M, "shell.interactive", f"interactive {prog} {pos[0]}: it runs whatever it is fed later")
         elif handled:
             pass
         elif kind == "upload" and len(pos) > 1:
@@ -141,6 +146,9 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
             r.sends_secret(prog, pos[1], ctx, acc)
         elif kind is not None and kind.startswith("code:") and len(pos) > 1:
             _effect(r, prog, pos[0], kind, pos[1], ctx, acc, stdin, entry)
+        elif kind is not None and (kind == "sql" or kind.startswith("code:")) and type(stdin) is TextInput:
+            read_input(r, f"{prog} {pos[0]}", kind, stdin.text, ctx, acc)  # (echo CODE | flask shell)
+
         elif kind is not None:
             _effect(r, prog, pos[0], kind, None, ctx, acc, stdin, entry)
     if handled:
@@ -155,6 +163,24 @@ def _read_entry(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, han
             acc.add(M, "shell.interactive", f"interactive {prog}: it runs whatever it is fed later")
             return True
     return False
+
+
+def run_command_after(r, args: list, k: int, ctx, acc, stdin) -> None:
+    """Read ``args[k:]`` as a command a launcher runs, after the launcher's own options (``uv run --with X
+    CMD``, ``perf stat -e EV CMD``, ``conda run -n ENV CMD``). Whether an option takes a value is not known
+    here, so after one that may (no ``=``) both readings count: its value as the program, and the word after."""
+    n = min(len(args), MAX_ARGS)
+    while k < n and args[k][:1] == "-" and args[k] != "-":
+        if args[k] == "--":
+            k += 1
+            break
+        k += 1
+    if k >= n:
+        return
+    if k >= 1 and args[k - 1][:1] == "-" and "=" not in args[k - 1] and args[k - 1] != "--" and k + 1 < n:
+        alt = args[k + 1:n]  # (the option took args[k] as its value)
+        r.run_argv(alt, [None] * len(alt), ctx.child(), acc, None)
+    r.run_argv(args[k:n], [None] * (n - k), ctx, acc, stdin)
 
 
 def _without_used(entry: K.Program, args: list) -> list:
@@ -220,7 +246,7 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
     to the program's handler); returns the operands and, with ``wrapper``, stops at the first operand past
     ``operands_before`` (``flock FILE -c CMD``) and returns its index (where the command it runs starts)."""
     opts = entry.options
-    if not wrapper and not any(a[:1] == "-" or a[:1] == "+" for a in args[:MAX_ARGS]):
+    if not wrapper and not any(a[:1] == "-" or a[:1] == "+" and entry.plus_options for a in args[:MAX_ARGS]):
         return list(args[:MAX_ARGS]), min(len(args), MAX_ARGS)  # (no options: the arguments are the operands)
     pos: list = []
     inplace = False
@@ -229,6 +255,10 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
     while i < n:
         a = args[i]
         if a == "--":
+            dash = opts.get("--")
+            if dash is not None:  # (lldb -- CMD, capsh -- ARGS)
+                _effect(r, prog, "--", dash, None, ctx, acc, stdin, entry, rest=args[i + 1:n])
+                return (pos, n) if not wrapper else (pos, n)
             if wrapper:
                 return pos, i + 1
             pos.extend(args[i + 1:n])
@@ -236,7 +266,7 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
         kind = None
         val = None
         name = a
-        if a[:1] in "-+" and len(a) > 1:
+        if (a[:1] == "-" or a[:1] == "+" and entry.plus_options) and len(a) > 1:
             if "=" in a and a.split("=", 1)[0] in opts:
                 name, val = a.split("=", 1)
                 kind = opts[name]
@@ -268,6 +298,9 @@ def read_options(r, prog: str, entry: K.Program, args: list, ctx, acc, stdin, sk
             pos.append(a)
         if kind is not None and not (skip and kind.startswith(skip)):
             inplace = inplace or kind == "inplace"
+            if kind in ("argv", "shellargs"):  # (gdb --args CMD …): the rest is the command
+                _effect(r, prog, name, kind, None, ctx, acc, stdin, entry, rest=args[i + 1:n])
+                return pos, n
             follows = args[i + 1:n] if kind in ("command", "program") and "=" not in a else None
             _effect(r, prog, name, kind, val, ctx, acc, stdin, entry, handled=bool(skip), rest=follows)
         i += 1
@@ -343,6 +376,14 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
         return
     if kind == "inplace":
         return  # (the operands are rewritten: read by the caller)
+    if kind == "argv" or kind == "shellargs":
+        if rest:
+            argv = rest if kind == "argv" else ["sh"] + rest  # (capsh -- -c CMD runs a shell with -c CMD)
+            acc.add(S, "args.command", f"{what} runs {_show(' '.join(argv))}")
+            r.run_argv(argv, [None] * len(argv), ctx.child(), acc, None)
+        elif kind == "shellargs":
+            acc.add(M, "shell.interactive", f"{what} starts an interactive shell: it runs whatever it is fed later")
+        return
     if val is None or val == "":
         return
     if kind == "command" or kind == "program":
@@ -387,11 +428,13 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
     elif kind == "write":
         r.write_path(val, ctx, acc, f"{what} writes")
     elif kind == "writedir":
-        r.write_path(val.rstrip("/") + "/x" if val != "/" else "/x", ctx, acc, f"{what} writes into")
+        r.write_into(val, ctx, acc, f"{what} writes into")
     elif kind == "upload":
         acc.add(M, "args.upload", f"{what} sends {_show(val)} over the network")
         r.sends_secret(prog, val, ctx, acc)
     elif kind == "library":
+        if "/" not in val and not val.endswith(_CODE_FILE_SUFFIXES):
+            return  # a module or plugin by name (pytest -p no:cacheprovider, -p xdist): found where it is installed
         key = P.normalize(val, ctx.cwd) if MARK not in val else None
         if key is not None and is_downloaded(ctx, key):
             acc.add(H, "shell.download_exec", f"{what} loads downloaded code ({_show(val)})")
@@ -404,6 +447,9 @@ def _effect(r, prog: str, opt: str, kind: str, val, ctx, acc, stdin, entry=None,
             acc.add(H, "args.serve_system", f"{what} serves {_show(val)} to the network")
 
 
+#: files that are code to load (a library option given one of these names a file, not an installed module)
+_CODE_FILE_SUFFIXES = (".so", ".dylib", ".dll", ".jar", ".py", ".pyc", ".js", ".mjs", ".cjs", ".node", ".rb", ".pl",
+                       ".pm", ".lua", ".wasm", ".a", ".o", ".class", ".php", ".sh", ".ts")
 #: command languages whose tier is what the commands do (debugger and editor commands, SQL), not "inline code"
 _READ_BY_CONTENT = frozenset(("gdb", "vim", "sql"))
 #: languages :func:`core.policy.code.scan_code` reads by name
@@ -446,11 +492,20 @@ def read_code(r, code: str, lang: str, ctx, acc, prog: str = "gdb") -> None:
 
 #: what a bare interpreter reads from its input: program -> language (the knowledge table adds more)
 def _input_kind(r, prog: str, words: list) -> str | None:
-    """What ``prog`` started with ``words`` (its options only) reads from its input, or None."""
+    """What ``prog`` started with ``words`` (its options only, or a subcommand that reads code: ``deno repl``,
+    ``flask shell``, ``python manage.py shell``) reads from its input, or None."""
+    base = "python3" if prog.startswith("python") else prog
+    if base in T.INTERPRETERS and words and words[0][:1] != "-":
+        script = words[0].rsplit("/", 1)[-1]  # (python manage.py shell: the script's own entry)
+        if script in r.programs:
+            prog, words = script, words[1:]
     entry = r.programs.get(prog)
     if entry is not None and entry.input is not None:
         return entry.input
-    base = "python3" if prog.startswith("python") else prog
+    if entry is not None and words and words[0] in entry.subcommands:
+        kind = entry.subcommands[words[0]]
+        if (kind == "sql" or kind.startswith("code:")) and all(w[:1] == "-" for w in words[1:]):
+            return kind
     if base in T.INTERPRETERS and all(w[:1] == "-" for w in words):
         return "code:" + T.INTERPRETER_LANGS.get(base, "other")
     return None

@@ -14,6 +14,7 @@ To add a rule: an option with an effect goes into the program's entry of OPTION_
 from __future__ import annotations
 
 import re
+import shlex
 
 from core.policy import _paths as P
 from core.policy import tables as T
@@ -295,5 +296,17 @@ class OptionEffects:
             return
         if name in T.COMMAND_VARS:
             self.command_var(name, val, ctx, acc)
+        elif name in T.OPTION_VARS:
+            prog = T.OPTION_VARS[name]  # (the program reads its options from it: LESS='+!CMD', MANOPT='-P CMD')
+            spec = T.OPTION_EFFECTS.get(prog)
+            if spec is not None and ("-" in val or "+" in val):
+                head, plus, cmd = val.partition("+") if prog == "less" else (val, "", "")
+                try:
+                    words = shlex.split(head)
+                except ValueError:
+                    words = head.split()
+                if plus:  # (less: a +COMMAND runs to the end of the value, spaces and all)
+                    words.append("+" + cmd)
+                self.option_effects(prog, spec, words[:64], ctx, acc, None)
         elif name in T.CODE_VARS or name in T.PROMPT_VARS or name.startswith("BASH_FUNC_"):
             self.code_var(name, val, ctx, acc)

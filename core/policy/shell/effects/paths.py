@@ -32,7 +32,7 @@ class PathEffects:
         """The class of path ``p`` (``P.SYSTEM``, ``P.HOME``, ``P.WORKSPACE`` …) where the script stands now."""
         return P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)
 
-    def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to") -> str:
+    def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to", shown: str | None = None) -> str:
         """A write of ``p`` (``verb`` names it in the reason: "redirect output to", "copy into"); returns the
         path's class. ``/dev/tcp/HOST/PORT`` is a network connection (HIGH: what runs here talks to the network).
         A write of a file inside a directory is spelled ``DIR/x``; the reason names the directory."""
@@ -45,9 +45,17 @@ class PathEffects:
         if cls == P.NULLDEV:
             acc.add(S, "shell.write.null", f"{verb} {p} (discarded)")
         else:
-            shown = (p[:-2] or "/") if p.endswith("/x") and verb.endswith(" into") else p
+            if shown is None:
+                shown = (p[:-2] or "/") if p.endswith("/x") and verb.endswith(" into") else p
             acc.add(t, f"shell.write.{cls}", f"{verb} {show(shown)} ({P.label(cls)})")
         return cls
+
+    def write_into(self, d: str, ctx: Ctx, acc: Acc, verb: str = "write into") -> str:
+        """Files written inside the directory ``d`` (a destination or output directory): the class of a file
+        in it (the root directory itself when ``d`` is ``/``)."""
+        if P.normalize(d, ctx.cwd) == "/":
+            return self.write_path("/", ctx, acc, verb)
+        return self.write_path(d.rstrip("/") + "/x", ctx, acc, verb, shown=d)
 
     def delete_path(self, p: str, recursive: int, ctx: Ctx, acc: Acc, what: str = "delete") -> None:
         """A delete of ``p``: ``recursive`` 0 (one file), 1 (the whole tree: ``rm -r``), 2 (a filtered tree:

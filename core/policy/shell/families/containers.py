@@ -74,6 +74,14 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
                 w in v for v in outs for w in T.BUILD_PUSH_OUTPUTS):
             acc.add(H, "shell.publish", f"{prog} {sub} --push (publishes an image to a registry)")
             return OTHER
+        for v in outs:  # --output type=local,dest=DIR (or a bare DIR): the build's files written there
+            dest = next((kv[5:] for kv in v.split(",") if kv.startswith("dest=")), None if "=" in v else v)
+            if dest and dest != "-":
+                r.write_path(dest.rstrip("/") + "/x", ctx, acc, f"{prog} {sub} writes its output into")
+    if sub in ("save", "export") and obj in (None, "image", "container"):
+        so = getopts(rest, frozenset("o"), frozenset(("--output",)))
+        for v in list(so.vals.get("o", ())) + [v for v in (so.long("--output"),) if isinstance(v, str)]:
+            r.write_path(v, ctx, acc, f"{prog} {sub} writes")
     if sub == "cp" and obj in (None, "container"):
         cpos = [a for a in rest if a[:1] != "-"]
         if len(cpos) >= 2 and ":" not in cpos[-1].split("/", 1)[0] and cpos[-1] != "-":
@@ -81,6 +89,9 @@ def h_docker(r, prog, args, metas, ctx, acc, stdin):
             src = cpos[0].split(":", 1)[1] if ":" in cpos[0] else ""
             if src and r.is_secret_path(src, ctx):  # (a container's secrets copied out)
                 acc.add(M, "shell.secret_read", f"{prog} cp copies {show(src)} (secrets) out of the container")
+        elif len(cpos) >= 2 and ":" not in cpos[0].split("/", 1)[0] and r.is_secret_path(cpos[0], ctx):
+            # the host's secrets copied into a container (whoever runs it can read them)
+            acc.add(M, "shell.secret_read", f"{prog} cp copies {show(cpos[0])} (secrets) into a container")
     if sub in ("run", "create") and obj in (None, "container"):
         return _docker_run(r, prog, rest, ctx, acc)
     if sub == "exec" and obj in (None, "container"):

@@ -18,7 +18,15 @@ from core.policy.shell.common import show
 from core.policy.shell.effects.arguments import SHELL_NAMES
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts, parse_fx, tar_old_style
-from core.policy.shell.state import DOWNLOAD, DOWNLOADED_DIR, MARK, OTHER, TextInput, is_downloaded
+from core.policy.shell.state import (
+    DOWNLOAD,
+    DOWNLOADED_DIR,
+    MARK,
+    MAX_COMBOS,
+    OTHER,
+    TextInput,
+    is_downloaded,
+)
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -81,6 +89,7 @@ def h_find(r, prog, args, metas, ctx, acc, stdin):
         starts = ["."]
     filtered = False
     acted = False
+    named = _secret_names_found(r, starts, args[i:], ctx)  # (find ~ -name id_rsa: the secret files it finds)
     while i < n:
         a = args[i]
         if a == "-delete":
@@ -99,7 +108,7 @@ def h_find(r, prog, args, metas, ctx, acc, stdin):
             if not cmd:
                 continue
             acted = True
-            for s in starts[:4]:
+            for s in (starts[:4] + named[:2]):
                 argv = [x.replace("{}", s) if "{}" in x else x for x in cmd]
                 if not any("{}" in x for x in cmd) and cmd[0].rsplit("/", 1)[-1] not in SHELL_NAMES:
                     argv = argv + [s]  # (a shell without {} starts with no script: interactive)
@@ -115,7 +124,28 @@ def h_find(r, prog, args, metas, ctx, acc, stdin):
         i += 2 if a in _FIND_WITH_ARG else 1
     if not acted:
         acc.add(S, "shell.find", "find (lists files)")
+    if named:
+        return TextInput("\n".join(named[:MAX_COMBOS]), False)  # (their names: `| xargs cat` reads them)
     return OTHER
+
+
+_FIND_NAME_TESTS = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"))
+
+
+def _secret_names_found(r, starts: list, expr: list, ctx) -> list:
+    """The files ``find START… -name PATTERN`` finds, as globs (``/*/shadow``, ``./*/.env``), when they may be
+    secret files; [] otherwise (or when the expression has no name test)."""
+    out = []
+    for k, a in enumerate(expr[:64]):
+        if a in _FIND_NAME_TESTS and k + 1 < len(expr):
+            pat = expr[k + 1]
+            if not pat or MARK in pat or pat in ("*", "*.*"):
+                continue
+            for s in starts[:4]:
+                g = pat if "path" in a or "wholename" in a else f"{s.rstrip('/')}/*/{pat}"
+                if r.pclass(g, ctx) in (P.SENSITIVE, P.ENV) or P.is_secret_read(P.normalize(g, ctx.cwd)):
+                    out.append(g)
+    return out
 
 
 def _mode_world_writable(mode: str) -> bool:

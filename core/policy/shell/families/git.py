@@ -11,6 +11,8 @@ verdict to raise, ``stdin`` the pipeline value it reads; it returns what it prin
 
 from __future__ import annotations
 
+import shlex
+
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
@@ -38,8 +40,45 @@ def _git_config_commands(r, pairs, ctx, acc, floor):
     for key, val in pairs:
         cmd = _git_command_value(key, val)
         if cmd and cmd.strip():
-            acc.add(floor, "shell.git.command_config", f"git config {key} runs a command")
+            plain = floor > L and _plain_tool(cmd)
+            acc.add(L if plain else floor, "shell.git.command_config",
+                    f"git config {key} sets {show(cmd)}" if plain else f"git config {key} runs a command")
             r.run_text(cmd, ctx.child(), acc)
+
+
+#: editors, pagers and diff tools that git config commonly names (core.editor vim, core.pager delta)
+_PLAIN_TOOLS = frozenset(("vim", "vi", "nvim", "nano", "emacs", "emacsclient", "code", "code-insiders", "subl", "mate",
+                          "micro", "hx", "kak", "gedit", "kate", "less", "more", "most", "delta", "bat", "cat",
+                          "diff-so-fancy", "diff-highlight", "meld", "kdiff3", "vimdiff", "nvimdiff", "opendiff",
+                          "bcompare", "difftastic", "difft", "zed", "idea", "charm", "cursor", "windsurf"))
+
+
+def _plain_tool(cmd: str) -> bool:
+    """A command that is one of the usual editors, pagers or diff tools with plain options (``code --wait``,
+    ``less -FRX``, ``delta --dark``): setting it is everyday configuration, not a command to review."""
+    words = cmd.split()
+    return (bool(words) and words[0].rsplit("/", 1)[-1] in _PLAIN_TOOLS and len(words) <= 4 and
+            not any(ch in cmd for ch in ";|&$`<>()\\'\"") and all(w[:1] == "-" for w in words[1:]))
+
+
+def _env_config(env: dict) -> list:
+    """Config given to git through its environment: ``GIT_CONFIG_COUNT`` with ``GIT_CONFIG_KEY_n`` and
+    ``GIT_CONFIG_VALUE_n``, and ``GIT_CONFIG_PARAMETERS`` (``'key=value' 'key=value'``, as ``git -c`` passes it)."""
+    pairs = []
+    count = env.get("GIT_CONFIG_COUNT", "")
+    n = int(count) if count.isdigit() else 16  # (an unknown count: every pair set)
+    for k in range(min(n, 16)):
+        key = env.get(f"GIT_CONFIG_KEY_{k}")
+        if key is not None:
+            pairs.append((key, env.get(f"GIT_CONFIG_VALUE_{k}", MARK)))
+    params = env.get("GIT_CONFIG_PARAMETERS", "")
+    if params:
+        try:
+            words = shlex.split(params)
+        except ValueError:
+            words = params.split("'")
+        pairs.extend(w.split("=", 1) for w in words[:16] if "=" in w)
+    return pairs
 
 
 _GIT_ATTACHED_ONLY = frozenset(("-O", "--open-files-in-pager"))  # optional values: only `-Ocmd`, `--x=cmd`
@@ -91,17 +130,31 @@ def _git_effects(r, sub, rest, metas, ctx, acc) -> None:
                     r.run_argv(cmd, [None] * len(cmd), ctx.child(), acc, None)
 
 
+#: subcommands that write files into the work tree
+_WORK_TREE_WRITERS = frozenset(("checkout", "switch", "restore", "reset", "pull", "merge", "rebase", "stash", "apply",
+                                "am", "cherry-pick", "revert", "read-tree", "checkout-index", "clone", "sparse-checkout",
+                                "worktree"))
+
+
 def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
     """``git [OPTIONS] SUBCOMMAND …``: reads SAFE (with secret files shown), pushes MEDIUM (force, production
     remotes, protected branches deleted: HIGH; a secret staged before: HIGH), ``reset --hard`` HIGH, commands in
     config values and transport options read as commands. An unknown option before the subcommand may take the next
     word as its value: both readings count (``branch`` False: this reading already branched, no further)."""
+    if branch and ("GIT_CONFIG_COUNT" in ctx.env or "GIT_CONFIG_PARAMETERS" in ctx.env):
+        _git_config_commands(r, _env_config(ctx.env), ctx, acc, L)
     i, n = 0, len(args)
     readings = 0
+    work_tree = None
     while i < n and args[i].startswith("-"):
         a = args[i]
         if a == "-c" and i + 1 < n and "=" in args[i + 1]:
             _git_config_commands(r, [args[i + 1].split("=", 1)], ctx, acc, L)
+        if a == "-C" and i + 1 < n and MARK not in args[i + 1]:
+            ctx = ctx.child()  # (git -C DIR: it runs in DIR, its paths relative to it)
+            ctx.cwd = P.normalize(args[i + 1], ctx.cwd)
+        if a.startswith("--work-tree"):
+            work_tree = a.split("=", 1)[1] if "=" in a else (args[i + 1] if i + 1 < n else None)
         if a in T.GIT_GLOBAL_WITH_ARG:
             i += 2
             continue
@@ -118,11 +171,18 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         acc.add(S, "shell.git", "git")
         return OTHER
     sub, rest = args[i], args[i + 1:]
+    if work_tree and MARK not in work_tree and sub in _WORK_TREE_WRITERS:
+        # the files it checks out or merges are written into the work tree named (git --work-tree=/ checkout)
+        r.write_into(work_tree, ctx, acc, f"git {sub} writes files into")
+    if sub == "bundle" and len(rest) > 1 and rest[0] == "create":
+        r.write_path(rest[1], ctx, acc, "git bundle create writes")
     if sub in ("daemon", "instaweb"):
         # a git server: it listens on the network (HIGH when it serves the root, a home or a system directory)
         served = [a.split("=", 1)[1] for a in rest if a.startswith("--base-path=")] + [
             a for a in rest if a[:1] != "-"]
         served_dir(r, f"git {sub}", ["--directory", served[0]] if served else [], ctx, acc)
+    if sub == "init" and not [a for a in rest if a[:1] != "-"]:
+        rest = rest + [ctx.cwd or "."]  # (git init: the directory it runs in)
     if sub in ("clone", "init", "worktree") and rest:
         # the directory it creates (git clone URL DIR, git init DIR): a write there
         cpos = [a for k, a in enumerate(rest) if a[:1] != "-" and not (
@@ -131,6 +191,8 @@ def h_git(r, prog, args, metas, ctx, acc, stdin, branch: bool = True):
         if sub == "worktree":
             cpos = cpos[1:] if cpos[:1] == ["add"] else []
         dest = cpos[1] if sub == "clone" and len(cpos) > 1 else (cpos[0] if sub != "clone" and cpos else None)
+        if dest is None and sub == "clone" and cpos:  # (git clone URL: a directory named after the repository)
+            dest = cpos[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git") or None
         if dest and MARK not in dest and r.pclass(dest, ctx) in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE):
             r.write_path(dest, ctx, acc, f"git {sub} writes into")
     if sub == "config":

@@ -12,6 +12,8 @@ verdict to raise, ``stdin`` the pipeline value it reads; it returns what it prin
 
 from __future__ import annotations
 
+import re
+
 from core.policy import tables as T
 from core.policy.shell.common import show
 from core.policy.shell.effects.publish import publish_command
@@ -89,10 +91,26 @@ def h_pkg(r, prog, args, metas, ctx, acc, stdin):
         if not (sub == "audit" and "fix" in pos) and not (sub == "config" and any(x in pos for x in ("set", "delete"))):
             acc.add(S, "shell.pkg.read", f"{prog} {sub} (read-only)")
             return OTHER
+        if sub == "config":
+            k = next((j for j, x in enumerate(pos) if x in ("set", "delete")), len(pos))
+            key = pos[k + 1].split("=", 1)[0].lower() if k + 1 < len(pos) else ""
+            if key and not any(w in _RISKY_CONFIG_WORDS for w in re.split(r"[-._:/@]+", key)):
+                acc.add(L, "shell.pkg.config", f"{prog} config {pos[k]} {key}")  # (python, init-author-name …)
+                return OTHER
+            acc.add(M, "shell.install", f"{prog} config {pos[k] if k < len(pos) else ''} {key} (where packages come "
+                                        "from or what runs them)".replace("  ", " "))
+            return OTHER
         acc.add(M, "shell.install", f"{prog} {sub} fix")
         return OTHER
     acc.add(L, "shell.program", f"{prog} {sub}".strip())
     return OTHER
+
+
+#: package-manager config keys that change where packages come from, what runs them or credentials
+_RISKY_CONFIG_WORDS = frozenset(("registry", "shell", "node", "options", "prefix", "globalconfig", "userconfig", "ca",
+                                 "cafile", "cert", "certfile", "ssl", "git", "script", "module", "onload", "auth",
+                                 "authtoken", "token", "password", "proxy", "index", "url", "trusted", "host",
+                                 "editor", "browser", "scope", "extra", "keyfile", "key"))
 
 
 def h_secret_printer(r, prog, args, metas, ctx, acc, stdin):

@@ -16,7 +16,7 @@ from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.families import handlers
 from core.policy.shell.options import getopts
-from core.policy.shell.state import DECODED, DOWNLOAD, OTHER, TextInput
+from core.policy.shell.state import DECODED, DOWNLOAD, OTHER, SECRET, TextInput
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -353,7 +353,24 @@ def h_ip(r, prog, args, metas, ctx, acc, stdin):
 
 
 #: program -> handler (merged into the reader's map by core.policy.shell.registry)
+def h_ps(r, prog, args, metas, ctx, acc, stdin):
+    """``ps``: SAFE (lists processes), but the BSD-style ``e`` option (``ps eww``, ``ps auxe``) and ``-o`` of
+    ``environ``/``env`` print every process's environment: a secret read (MEDIUM)."""
+    for k, a in enumerate(args[:32]):
+        bsd = a[:1] != "-" and a.isalpha() and "e" in a and not (k and args[k - 1] in ("-o", "-O", "-p", "-u",
+                                                                                      "-U", "-C", "-G", "-t"))
+        fmt = k and args[k - 1] in ("-o", "-O", "o", "O", "--format") and any(
+            w in ("env", "environ", "environment") for w in a.replace(",", " ").split())
+        if bsd or fmt:
+            acc.add(M, "shell.secret_read", f"{prog} {a} prints the environment of processes (secrets) into the "
+                                            "agent's context")
+            return SECRET
+    acc.add(S, "shell.read_only", f"{prog} (read-only)")
+    return OTHER
+
+
 HANDLERS = handlers(
+    (("ps",), h_ps),
     (T.POWER_PROGRAMS, h_power),
     (("loginctl", "kexec"), h_loginctl),
     (("init", "telinit"), h_init),

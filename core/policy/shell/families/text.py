@@ -11,6 +11,9 @@ verdict to raise, ``stdin`` the pipeline value it reads; it returns what it prin
 
 from __future__ import annotations
 
+import re
+import shlex
+
 from core.policy import _paths as P
 from core.policy.shell.common import unescape
 from core.policy.shell.families import handlers
@@ -334,6 +337,8 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
             repl = a.split("=", 1)[1] or "{}"
         i += 1
     cmd = args[i:] or ["echo"]
+    if prog == "parallel" and (":::" in cmd or "::::" in cmd or " " in cmd[0]):
+        return _parallel(r, cmd, ctx, acc, stdin)
     if arg_file is not None:
         r.read_secret_check(f"{prog} -a", [arg_file], ctx, acc)
         stdin = TextInput("", True) if r.pclass(arg_file, ctx) == P.NULLDEV else (
@@ -356,6 +361,29 @@ def h_xargs(r, prog, args, metas, ctx, acc, stdin):
     else:
         argv = cmd + items if items != [""] else list(cmd)
         r.run_argv(argv, [None] * len(cmd) + [meta] * (len(argv) - len(cmd)), c, acc, None)
+    return OTHER
+
+
+def _parallel(r, words: list, ctx, acc, stdin):
+    """GNU ``parallel CMD … ::: ARGS``: the command words are joined into one shell command (parallel runs it
+    through a shell), each argument put where ``{}`` (``{.}``, ``{/}`` …) stands or appended; ``:::: FILE`` and
+    the input give arguments unknown here."""
+    k = next((j for j, w in enumerate(words) if w in (":::", "::::", ":::+", "::::+")), len(words))
+    template = " ".join(words[:k])  # (none: each argument is a command line to run)
+    items = [w for w in words[k + 1:] if w not in (":::", "::::", ":::+", "::::+")][:MAX_COMBOS] if (
+        k < len(words) and words[k].startswith(":::") and words[k] in (":::", ":::+")) else [MARK]
+    if type(stdin) is TextInput and k == len(words):
+        items = [x for x in stdin.text.split("\n") if x.strip()][:MAX_COMBOS] or [MARK]
+    c = ctx.child()
+    for it in items or [MARK]:
+        arg = shlex.quote(it) if it != MARK else '"$PARALLEL_ARGUMENT"'  # (a variable with no known value)
+        if not template:
+            text = it if it != MARK else '"$PARALLEL_ARGUMENT"'
+        elif "{" in template:
+            text = re.sub(r"\{[./#%^]*\}", lambda _m, a=arg: a, template)
+        else:
+            text = f"{template} {arg}"
+        r.run_text(text, c, acc)
     return OTHER
 
 
