@@ -44,6 +44,7 @@ from core.policy.shell.registry import (
     build_handlers,
 )
 from core.policy.shell.state import (
+    DECODED,
     MARK,
     MAX_ARGS,
     MAX_COMBOS,
@@ -195,6 +196,10 @@ class Dispatch:
                 else:
                     acc.add(M, "shell.dynamic_program", "program name decided at run time")
                 return OTHER
+            if metas and metas[0] is not None and metas[0][0] is DECODED:
+                # $(echo cm0= | base64 -d) -rf ~: decoded data run (HIGH whatever it decodes to, as `| sh` is)
+                acc.add(H, "shell.dynamic_program", "runs a program whose name comes from command output")
+                return OTHER
             if has_glob(w0):
                 out = self._glob_program(argv, metas, ctx, acc, stdin)
                 if out is not None:
@@ -268,7 +273,7 @@ class Dispatch:
             acc.add(M, "shell.wrappers", "too many wrappers to look through")
             return OTHER
         args = argv[1:]
-        if prog in NAME_BUILTINS and args:
+        if prog in NAME_BUILTINS and args and (prog == "let" or any("[" in a or a[:1] in "-+" for a in args)):
             self.arith_names(prog, args, ctx, acc)  # (`declare 'a[$(cmd)]=1'`: bash evaluates the subscript)
         if args and (args[-1] == "--help" or args[-1] == "--version") and len(args) <= 4 and all(
                 a and a[0] != "-" and "/" not in a for a in args[:-1]):

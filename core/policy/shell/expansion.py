@@ -13,15 +13,22 @@ import re
 
 from core.policy import _paths as P
 from core.policy.shell.common import is_secret_name
+from core.policy.shell.decode import FILTERS, static_output
 from core.policy.shell.state import (
+    DECODED,
+    DECODED_TEXT,
+    DECODED_VAR,
     MARK,
     MAX_VALUE,
+    OTHER,
     SECRET,
+    SECRET_REF,
     Acc,
     Ctx,
     FileInput,
     ProcOutput,
     TextInput,
+    bounded,
     held_text,
 )
 from core.policy.shell.syntax import ARITH, LIT, PARAM, VAR, Group, Simple
@@ -179,11 +186,21 @@ class Expansion:
                 fields[-1] += p[1]
             elif k == VAR or k == PARAM:
                 name = p[1]
-                if is_secret_name(name):
-                    secret = True
+                if is_secret_name(name) or (ctx.flags and SECRET_REF + name in ctx.flags):
+                    secret = True  # (a secret's name, or a nameref to one: declare -n r=API_KEY; $r)
                 if name in ctx.tainted and sub_out is None:
                     sub_out = SECRET
+                if ctx.flags and sub_out is None and DECODED_VAR + name in ctx.flags:
+                    sub_out = DECODED
                 if k == PARAM:  # ${x#pat}, ${a[i]}, ${x:-$(cmd)} …: computed, substitutions read
+                    if p[6] == "!" and name in ctx.env:
+                        # ${!X}: the variable whose name X holds is read (X=OPENAI_API_KEY; echo ${!X})
+                        ref = self._lookup(name, ctx, pick)
+                        ref = ref.split("[", 1)[0] if type(ref) is str else ""
+                        if ref and (is_secret_name(ref) or (ctx.flags and SECRET_REF + ref in ctx.flags)):
+                            secret = True
+                        if ref in ctx.tainted and sub_out is None:
+                            sub_out = SECRET
                     val, out = self.param_value(p, ctx, acc, pick)
                     if out is not None and sub_out is None:
                         sub_out = out
@@ -192,8 +209,9 @@ class Expansion:
                     if val == MARK and len(p) > 3:
                         val = p[3]  # ${X:-default}
                 if len(fields[-1]) > MAX_VALUE:
-                    fields[-1] = MARK
-                    continue
+                    fields[-1] = bounded(fields[-1], acc)
+                    if fields[-1] == MARK:
+                        continue
                 if (p[2] and name != "@" and name != "*") or not split or val == MARK:
                     fields[-1] += val
                 else:
@@ -216,18 +234,28 @@ class Expansion:
                 if len(p) > 3:  # <(cmd): a file holding cmd's output
                     fields[-1] += MARK
                     sub_out = ProcOutput(out)
-                elif (type(out) is TextInput or type(out) is FileInput) and MARK not in held_text(out):
-                    text = held_text(out).rstrip("\n")
-                    if p[2] or not split:
-                        fields[-1] += text
+                else:
+                    text = None
+                    if (type(out) is TextInput or type(out) is FileInput) and MARK not in held_text(out):
+                        text = held_text(out)
+                    elif (out is DECODED or out is OTHER) and sub_prog in FILTERS:
+                        # $(echo L2V0Yy9zaGFkb3c= | base64 -d), $(tr a-z n-za-m <<< …): the decoded text, still
+                        # marked as decoded (what runs it is judged as running decoded data)
+                        text = static_output(p[1])
+                        if text is not None:
+                            sub_out = DECODED
+                            if text.strip() and len(ctx.flags) < 256:
+                                ctx.flags.add(DECODED_TEXT + text.strip())  # (run as a script: decoded data)
+                    if text is None:
+                        fields[-1] += MARK
+                        sub_out = out
+                    elif p[2] or not split:
+                        fields[-1] += text.rstrip("\n")
                     else:
                         pieces = text.split()
                         if pieces:
                             fields[-1] += pieces[0]
                             fields.extend(pieces[1:])
-                else:
-                    fields[-1] += MARK
-                    sub_out = out
         if breaks:
             fields = [f for field in fields for f in field.split(_BRK) if f]
         if not word.quoted and fields == [""]:

@@ -155,6 +155,30 @@ class Ctx:
         return c
 
 
+#: prefix of a fact in Ctx.flags: the variable after it refers to a secret variable (``declare -n r=API_KEY``)
+SECRET_REF = "secret_ref:"
+#: prefix of a fact in Ctx.flags: the variable after it holds decoded data (``x=$(echo … | base64 -d)``)
+DECODED_VAR = "decoded:"
+#: prefix of a fact in Ctx.flags: text decoded at read time (``$(echo … | base64 -d)``); run, it is decoded data
+DECODED_TEXT = "decoded_text:"
+
+def bounded(val: str, acc: Acc) -> str:
+    """``val`` as a value kept for later words: at most MAX_VALUE characters. A longer path (``/etc/././…/shadow``)
+    is kept normalized; a path-like word still too long is unknown and MEDIUM (it may name any file: the reader
+    fails closed); longer text with blanks (prose, a command: read where it was built) is unknown."""
+    if len(val) <= MAX_VALUE:
+        return val
+    if MARK in val or " " in val or "\n" in val or "\t" in val:
+        return MARK
+    if "/" not in val:
+        return MARK  # (not a path outside the working directory)
+    n = P.normalize(val, None)
+    if len(n) <= MAX_VALUE:
+        return n
+    acc.add(Tier.MEDIUM, "shell.too_long", "a value too long to read (it may name any file)")
+    return MARK
+
+
 #: marks a directory in Ctx.downloaded whose files all came from a download (an unpacked archive); with no
 #: directory after it, the working directory
 DOWNLOADED_DIR = "\x00dir:"

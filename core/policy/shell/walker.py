@@ -29,6 +29,8 @@ from core.policy.shell.expansion import Expansion
 from core.policy.shell.params import ParamExpansion
 from core.policy.shell.state import (
     DECODED,
+    DECODED_TEXT,
+    DECODED_VAR,
     DOWNLOAD,
     MARK,
     MAX_COMBOS,
@@ -41,9 +43,21 @@ from core.policy.shell.state import (
     FileInput,
     ProcOutput,
     TextInput,
+    bounded,
     held_text,
 )
-from core.policy.shell.syntax import LIT, LOOP_END, LOOP_HEAD, VAR, ForLoop, FuncDef, Group, Parser, Simple
+from core.policy.shell.syntax import (
+    LIT,
+    LOOP_END,
+    LOOP_HEAD,
+    PARAM,
+    VAR,
+    ForLoop,
+    FuncDef,
+    Group,
+    Parser,
+    Simple,
+)
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -68,7 +82,8 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
                     user = parts[2]
             ctx = Ctx(ws, ws, user)
             ctx.secretish = SECRET_HINT.search(text) is not None
-        if len(text) < 512 and not _NOT_PLAIN.search(text):
+        if len(text) < 512 and not _NOT_PLAIN.search(text) and not ("HOME" in text and "~" in text):
+            # (a HOME set in the text changes what `~` names: the full reader expands it)
             done = self._plain_list(text, ctx, acc)
             if done:
                 return acc, False
@@ -144,6 +159,8 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
 
     def run_text(self, text: str, ctx: Ctx, acc: Acc):
         """Read a nested script (``sh -c``, ``ssh host …``, ``eval``)."""
+        if ctx.flags and self.runs_decoded(text, ctx, acc):
+            return OTHER
         if ctx.depth >= MAX_DEPTH:
             acc.add(M, "shell.too_deep", "scripts nested too deep to read")
             return OTHER
@@ -156,6 +173,16 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
             self.run_script(Parser(loose, 0, ctx.budget).parse(), ctx.child(deeper=True), acc)
             acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
         return out
+
+    def runs_decoded(self, text: str, ctx: Ctx, acc: Acc) -> bool:
+        """``text`` holds data decoded at run time (``watch "$(echo … | base64 -d)"``): HIGH whatever it decodes to,
+        as ``… | base64 -d | sh`` is (tiers.md), and not read further."""
+        for f in ctx.flags:
+            if f.startswith(DECODED_TEXT) and (f[len(DECODED_TEXT):] == text.strip() or (
+                    len(f) - len(DECODED_TEXT) >= 4 and f[len(DECODED_TEXT):] in text)):
+                acc.add(H, "shell.pipe_exec.decoded", "runs decoded data (its text is hidden until run time)")
+                return True
+        return False
 
     # --------------------------------------------------------------- walking
     def run_script(self, script: list, ctx: Ctx, acc: Acc):
@@ -266,11 +293,15 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
         for name, w in node.assigns:
             fields, meta = self.expand(w, ctx, acc, split=False)
             val = "".join(fields)
-            ctx.env[name] = val if len(val) <= MAX_VALUE else MARK
+            ctx.env[name] = val if len(val) <= MAX_VALUE else bounded(val, acc)
             if meta is not None and meta[0] == SECRET:
                 ctx.tainted.add(name)
             elif ctx.tainted:
                 ctx.tainted.discard(name)
+            if meta is not None and meta[0] is DECODED:
+                ctx.flags.add(DECODED_VAR + name)  # (x=$(echo … | base64 -d): $x is decoded data)
+            elif ctx.flags:
+                ctx.flags.discard(DECODED_VAR + name)
             self.set_var(name, val, ctx, acc)
         if node.redirs:
             if node.words and any(rd.target is not None and rd.target.lit and rd.target.lit.startswith(NET_DEVICES)
@@ -295,7 +326,7 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
         for w in node.words:
             if w.lit is None:
                 for p in w.parts:
-                    if p[0] == VAR and isinstance(ctx.env.get(p[1]), list):
+                    if (p[0] == VAR or p[0] == PARAM) and isinstance(ctx.env.get(p[1]), list):
                         multi = p[1]
                         break
             if multi:
@@ -307,6 +338,8 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
             out = self.run_argv(argv, metas, ctx, acc, stdin)
             if node.redirs and (type(out) is TextInput or type(out) is FileInput or out is DOWNLOAD
                                 or out is DECODED):
+                if type(out) is TextInput and any(m is not None and m[0] is DECODED for m in metas):
+                    out = DECODED  # (echo "$(… | base64 -d)" > f: f holds decoded data)
                 self._note_output_file(node.redirs, out, ctx)
             return out
         out = None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from core.policy.shell.syntax.nodes import ARITH, LIT, MAX_DEPTH, PARAM, VAR
+from core.policy.shell.syntax.nodes import ARITH, LIT, MAX_DEPTH, PARAM, SUB, VAR
 
 _VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: characters that may hide the closing brace of ``${…}`` (quotes, escapes, nested expansions)
@@ -144,8 +144,14 @@ class ParamReader:
         """``$((…))`` or ``((…))`` whose first ``(`` is at ``start``: the ARITH part (``self.i`` after it), or
         None when the parentheses do not close as a pair (``$((cmd); cmd)`` is a command substitution of a
         subshell, ``((cmd); cmd)`` nested subshells: the caller reads them so)."""
+        was = self.damaged
+        self.damaged = False
         self._skip_parens(start + 1)
+        failed = self.damaged
+        self.damaged = was or failed
         inner_end = self.i
+        if failed:
+            return (VAR, "?", quoted)  # (never closed: damaged, the loose reading reads what is inside)
         if inner_end >= self.n or self.s[inner_end] != ")":
             self.i = start
             return None
@@ -165,6 +171,23 @@ class ParamReader:
         sub._dquote_body(parts, keep=True)
         self.damaged = self.damaged or sub.damaged
         return (ARITH, text, parts, quoted)
+
+
+def sub_scripts(parts: list, depth: int = 0) -> list:
+    """The scripts of the command substitutions in ``parts``, those inside ``${…}`` operands and subscripts and
+    ``$((…))`` included (a heredoc body's ``${x:-$(cmd)}`` runs cmd)."""
+    out = []
+    for p in parts:
+        k = p[0]
+        if k == SUB:
+            out.append(p[1])
+        elif depth < MAX_DEPTH and k == PARAM:
+            out.extend(sub_scripts(p[4], depth + 1))
+            if p[5]:
+                out.extend(sub_scripts(p[5], depth + 1))
+        elif depth < MAX_DEPTH and k == ARITH:
+            out.extend(sub_scripts(p[2], depth + 1))
+    return out
 
 
 def _whole_array(subscript: list) -> bool:

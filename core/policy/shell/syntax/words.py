@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from core.policy.shell.syntax.nodes import LIT, MAX_DEPTH, SUB, VAR, Word
-from core.policy.shell.syntax.params import ParamReader
+from core.policy.shell.syntax.params import ParamReader, sub_scripts
 
 _WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
 _TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
@@ -252,7 +252,7 @@ class WordReader(ParamReader):
                 sub = type(self)(r.body, self.depth + 1, self.work)
                 parts: list = []
                 sub._dquote_body(parts)
-                r.subs = [p[1] for p in parts if p[0] == SUB]
+                r.subs = sub_scripts(parts)
                 self.damaged = self.damaged or sub.damaged
 
     def _dquote_body(self, parts: list, keep: bool = False) -> None:
