@@ -385,6 +385,11 @@ _SEVERITY = {NULLDEV: 0, WORKSPACE: 1, CONTAINER: 1, UNKNOWN: 2, OTHER: 3, HOME:
              SYSROOT: 8, ROOT: 8, BLOCKDEV: 9, SYSRQ: 9}
 
 
+def worse(a: str, b: str) -> str:
+    """The worse of two path classes (a path that may be either: a glob's matches, a link and its target)."""
+    return b if _SEVERITY.get(b, 3) > _SEVERITY.get(a, 3) else a
+
+
 def _glob_kind(parent: str, name: str):
     """Entries of one kind classify alike: one of each is read (bounded work for ``/*/*/…``)."""
     if parent == "/" and name in _PLAIN_TOPS:

@@ -107,14 +107,14 @@ class Acc:
 class Ctx:
     """Data flow state while reading one script: variables (``env``; a list for a loop variable's values),
     working directory (``cwd``; MARK when unknown), workspace and user, nesting ``depth``, files downloaded or
-    written with known text, the container's mounts (``container``), shell functions and aliases defined,
+    written with known text, links made (``links``: ``ln -s /etc/cron.d c``), the container's mounts (``container``), shell functions and aliases defined,
     variables holding secrets (``tainted``), facts for later commands (``flags``) and the shared ``budget``.
 
     :meth:`child` is the state of a nested script (``sh -c``, a subshell): its own variables and directory,
     the rest shared."""
 
     __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
-                 "written", "tainted", "secretish", "aliases", "flags")
+                 "written", "tainted", "secretish", "aliases", "flags", "links")
 
     def __init__(self, cwd: str | None, ws: str | None, user: str | None):
         self.env: dict = {}
@@ -132,6 +132,7 @@ class Ctx:
         self.secretish = True  # False: the text cannot name a secret file (no secret-flow reading needed)
         self.aliases: dict = {}  # alias name -> its value (`alias x=rm; x -rf /`)
         self.flags: set = set()  # facts for later commands ("staged_secret": git add of a secret file)
+        self.links: dict = {}  # links made in this text: the link's path -> what it points to (normalized)
 
     def child(self, deeper: bool = False) -> Ctx:
         """A copy for a nested script: ``env`` copied, the sets and dicts of facts shared (``deeper``: one more
@@ -152,6 +153,7 @@ class Ctx:
         c.secretish = self.secretish
         c.aliases = self.aliases
         c.flags = self.flags
+        c.links = self.links
         return c
 
 
