@@ -131,6 +131,22 @@ def home_rest(p: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=256)
+def in_system_tree(d: str) -> bool:
+    """``d`` (normalized) is a system directory itself (``/etc``, ``/opt``) or inside one no project lives in
+    (``/etc/cron.d``, ``/usr/local/bin``: table SYSTEM_TREES)."""
+    return d in T.SYSTEM_DIRS or any(d == t or d.startswith(t + "/") for t in T.SYSTEM_TREES)
+
+
+def system_cwd(cwd: str | None) -> bool:
+    """A working directory whose bare names are system files: the root, a system directory itself, or inside
+    one of :data:`tables.SYSTEM_TREES` (``cd / && tool etc``, ``cd /etc && tool shadow``)."""
+    if not cwd or UNKNOWN_MARK in cwd or cwd[0] != "/":
+        return False
+    n = normalize(cwd, None)
+    return n == "/" or in_system_tree(n)
+
+
 def _is_env_file(base: str) -> bool:
     return base == ".env" or base.startswith(".env.")
 
@@ -345,8 +361,8 @@ def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str
     if is_sensitive(n) or (star and is_sensitive(n + "/*")):
         return SENSITIVE
     if workspace and workspace != "/" and (n == workspace or n.startswith(workspace + "/")):
-        if workspace not in T.SYSTEM_DIRS:
-            return WORKSPACE
+        if not in_system_tree(workspace):
+            return WORKSPACE  # (a working directory in /etc/cron.d is no workspace: its files are system files)
     if n[0] == "/":
         if rest is not None:
             # under a home directory: own home is workspace-like, another user's home is system
