@@ -18,7 +18,24 @@ Module map (private):
     ``_policy``  the classifier tying them together.
 """
 
-from core.policy._policy import Classification, Policy, PolicyTables, classify
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.policy._policy import Classification, Policy, PolicyTables, classify
+
+_PUBLIC = frozenset({"Classification", "Policy", "PolicyTables", "classify"})
+
+
+def __getattr__(name: str):
+    """The public names, loaded on first use: the CLI's client commands read config (``policy.programs``
+    is checked by ``core.policy._knowledge``) without paying for the classifier and the crisis detector."""
+    if name in _PUBLIC:
+        from core.policy import _policy
+
+        return getattr(_policy, name)
+    raise AttributeError(f"module 'core.policy' has no attribute {name!r}")
 
 
 def clear_caches(policy: Policy | None = None) -> None:

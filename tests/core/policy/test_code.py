@@ -343,6 +343,8 @@ def _hostile() -> dict[str, str]:
     }
 
 
+#: Seconds: only a catastrophic cost fails here (about 15 ms is usual); the speed itself is bench/classify.py's.
+CATASTROPHIC = 0.5
 LANGS = [None, "python", "node", "ruby", "perl", "php", "lua", "awk", "tcl", "r", "julia", "java"]
 
 
@@ -353,17 +355,17 @@ def test_hostile_code_never_raises_and_is_fast(name):
         t = time.perf_counter()
         scan_code(text, lang)
         dt = time.perf_counter() - t
-        assert dt < 0.05, (name, lang, dt)
+        assert dt < CATASTROPHIC, (name, lang, dt)
     for command, least in ((f"python3 -c {shlex.quote(text)}", M), (f"node -e {shlex.quote(text)}", M),
                            (f"echo {shlex.quote(text)} | tclsh", M), (f"awk {shlex.quote(text)}", S)):
         t = time.perf_counter()
         got = POLICY.classify("terminal", command)
         dt = time.perf_counter() - t
         assert got.tier >= least, (name, command[:40], got)
-        assert dt < 0.05, (name, command[:40], dt)
+        assert dt < CATASTROPHIC, (name, command[:40], dt)
     t = time.perf_counter()
     POLICY.classify("execute_code", text)
-    assert time.perf_counter() - t < 0.05, name
+    assert time.perf_counter() - t < CATASTROPHIC, name
 
 
 def test_ast_reader_refuses_what_it_cannot_afford():
