@@ -200,7 +200,7 @@ class Dispatch:
                 # $(echo cm0= | base64 -d) -rf ~: decoded data run (HIGH whatever it decodes to, as `| sh` is)
                 acc.add(H, "shell.dynamic_program", "runs a program whose name comes from command output")
                 return OTHER
-            if has_glob(w0):
+            if ("*" in w0 or "?" in w0 or "[" in w0) and has_glob(w0):
                 out = self._glob_program(argv, metas, ctx, acc, stdin)
                 if out is not None:
                     return out

@@ -338,7 +338,7 @@ class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffe
             out = self.run_argv(argv, metas, ctx, acc, stdin)
             if node.redirs and (type(out) is TextInput or type(out) is FileInput or out is DOWNLOAD
                                 or out is DECODED):
-                if type(out) is TextInput and any(m is not None and m[0] is DECODED for m in metas):
+                if type(out) is TextInput and any(metas) and any(m is not None and m[0] is DECODED for m in metas):
                     out = DECODED  # (echo "$(… | base64 -d)" > f: f holds decoded data)
                 self._note_output_file(node.redirs, out, ctx)
             return out
