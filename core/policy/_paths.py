@@ -131,6 +131,22 @@ def home_rest(p: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=256)
+def in_system_tree(d: str) -> bool:
+    """``d`` (normalized) is a system directory itself (``/etc``, ``/opt``) or inside one no project lives in
+    (``/etc/cron.d``, ``/usr/local/bin``: table SYSTEM_TREES)."""
+    return d in T.SYSTEM_DIRS or any(d == t or d.startswith(t + "/") for t in T.SYSTEM_TREES)
+
+
+def system_cwd(cwd: str | None) -> bool:
+    """A working directory whose bare names are system files: the root, a system directory itself, or inside
+    one of :data:`tables.SYSTEM_TREES` (``cd / && tool etc``, ``cd /etc && tool shadow``)."""
+    if not cwd or UNKNOWN_MARK in cwd or cwd[0] != "/":
+        return False
+    n = normalize(cwd, None)
+    return n == "/" or in_system_tree(n)
+
+
 def _is_env_file(base: str) -> bool:
     return base == ".env" or base.startswith(".env.")
 
@@ -316,12 +332,11 @@ def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str
             n = "/"
     if n == "/":
         return ROOT
-    if n[0] == "/" and n.count("/") == 1 and _has_glob(n):
-        # a glob among the top-level directories (/e*, /?tc) may match a system directory
-        pat = n[1:]
-        for d in T.TOP_LEVEL_NAMES:
-            if fnmatchcase(d, pat):
-                return SYSROOT
+    if n[0] == "/" and _has_glob(n) and len(n) < 512:
+        # the shell expands the glob first: the path is whatever known directory it may match (/e*/cron.d/job)
+        worst = _glob_class(n, star, ctx_cwd, workspace, user)
+        if worst is not None:
+            return worst
     rest = home_rest(n)
     if rest is not None:
         if rest == "" or (rest == "*" and not star):
@@ -346,8 +361,8 @@ def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str
     if is_sensitive(n) or (star and is_sensitive(n + "/*")):
         return SENSITIVE
     if workspace and workspace != "/" and (n == workspace or n.startswith(workspace + "/")):
-        if workspace not in T.SYSTEM_DIRS:
-            return WORKSPACE
+        if not in_system_tree(workspace):
+            return WORKSPACE  # (a working directory in /etc/cron.d is no workspace: its files are system files)
     if n[0] == "/":
         if rest is not None:
             # under a home directory: own home is workspace-like, another user's home is system
@@ -367,6 +382,65 @@ def _classify_path(p: str, ctx_cwd: str | None, workspace: str | None, user: str
             return WORKSPACE
         return SYSTEM  # another user's home
     return WORKSPACE
+
+
+#: the entries of directories a glob segment is matched against (``/e*`` may be ``/etc``, ``/dev/[sh]d?`` a
+#: disk): the top-level directories, and the places whose entries have classes of their own
+_GLOB_TREE = {
+    "/": T.TOP_LEVEL_NAMES + ("lib32", "libx32", "tmp", "run"),
+    "/private": ("etc", "var", "tmp"),
+    "/dev": ("sda", "sda1", "hda", "vda", "xvda", "nvme0n1", "nvme0n1p1", "mmcblk0", "md0", "dm-0", "loop0", "nbd0",
+             "disk0", "rdisk0", "sr0", "fd0", "mapper", "disk", "null", "zero", "tty", "stdout"),
+    "/proc": ("sysrq-trigger", "self", "1", "thread-self"),
+}
+#: top-level directories whose whole tree is inside a system directory, nothing more: one stands for all
+_PLAIN_TOPS = frozenset(d for d in T.TOP_LEVEL_NAMES if "/" + d in T.SYSTEM_DIRS) - {"home", "Users", "root", "dev",
+                                                                                     "proc"}
+#: how bad a class is when a glob may name it (the worst match decides)
+_SEVERITY = {NULLDEV: 0, WORKSPACE: 1, CONTAINER: 1, UNKNOWN: 2, OTHER: 3, HOME: 4, ENV: 5, SYSTEM: 6, SENSITIVE: 7,
+             SYSROOT: 8, ROOT: 8, BLOCKDEV: 9, SYSRQ: 9}
+
+
+def worse(a: str, b: str) -> str:
+    """The worse of two path classes (a path that may be either: a glob's matches, a link and its target)."""
+    return b if _SEVERITY.get(b, 3) > _SEVERITY.get(a, 3) else a
+
+
+def _glob_kind(parent: str, name: str):
+    """Entries of one kind classify alike: one of each is read (bounded work for ``/*/*/…``)."""
+    if parent == "/" and name in _PLAIN_TOPS:
+        return "system"
+    if parent == "/dev":
+        return "disk" if name.startswith(T.BLOCK_DEVICE_PREFIXES) and name != "mapper" else name
+    return name
+
+
+def _glob_class(n: str, star: bool, ctx_cwd, workspace, user) -> str | None:
+    """The worst class of the paths a glob (``/e*/cron.d/job``, ``/u?r/local/bin/x``, ``/h*/u/.ssh/id_rsa``) may
+    name: its first glob segment read as each entry of :data:`_GLOB_TREE` it may match (later globs in turn).
+    None when that directory's entries are not known (``/etc/host*``: inside /etc whatever it matches) or
+    nothing matches. ``star``: ``n`` stood for ``n/*`` ("inside the directory"), and still does."""
+    segs = n.split("/")
+    for k in range(1, len(segs)):
+        if _has_glob(segs[k]):
+            parent = "/".join(segs[:k]) or "/"
+            names = _GLOB_TREE.get(parent)
+            if names is None:
+                return None
+            worst = None
+            kinds = set()
+            for name in names:
+                if fnmatchcase(name, segs[k]):
+                    kind = _glob_kind(parent, name)
+                    if kind in kinds:
+                        continue
+                    kinds.add(kind)
+                    tail = segs[k + 1:] + (["*"] if star else [])
+                    c = _classify_path("/".join(segs[:k] + [name] + tail), ctx_cwd, workspace, user)
+                    if worst is None or _SEVERITY.get(c, 3) > _SEVERITY.get(worst, 3):
+                        worst = c
+            return worst
+    return None
 
 
 def _classify_above(n: str, user: str | None) -> str | None:

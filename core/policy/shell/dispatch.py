@@ -21,7 +21,7 @@ from core.policy import _knowledge as K
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import METADATA_READERS, copied_shell, fifo_remote_shell
+from core.policy.shell.effects.arguments import METADATA_READERS, SHELL_NAMES, copied_shell, fifo_remote_shell
 from core.policy.shell.effects.knowledge import (
     HANDLED,
     READ_ONLY,
@@ -30,7 +30,10 @@ from core.policy.shell.effects.knowledge import (
     read_wrapper_options,
 )
 from core.policy.shell.effects.secrets import meta_outputs
+from core.policy.shell.globs import MAX_MATCHES as MAX_GLOB_MATCHES
+from core.policy.shell.globs import has_glob, program_matches
 from core.policy.shell.options import TARS, tar_old_style
+from core.policy.shell.params import NAME_BUILTINS
 from core.policy.shell.registry import (
     CODE_SCANNER,
     HTTP_METHOD_HANDLER,
@@ -41,6 +44,7 @@ from core.policy.shell.registry import (
     build_handlers,
 )
 from core.policy.shell.state import (
+    DECODED,
     MARK,
     MAX_ARGS,
     MAX_COMBOS,
@@ -56,6 +60,9 @@ from core.policy.shell.state import (
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
+
+#: classes of a directory whose programs a glob in a relative program path may name (``cd /usr; ./b?n/r?``)
+_PROGRAM_DIRS = frozenset((P.ROOT, P.SYSROOT, P.SYSTEM, P.UNKNOWN))
 
 
 #: programs that look a program up (``$(which python3) -c …``: a program named by command output)
@@ -123,6 +130,44 @@ class Dispatch:
         self.read_only = T.READ_ONLY | frozenset(read_only_extra)
         self.programs = K.load(extra=programs_extra) if programs_extra else K.PROGRAMS
         self.handlers = build_handlers()
+        self._names: str | None = None
+
+    def known_names(self) -> str:
+        """Every program name the tables know, one per line, shells and interpreters first (what a glob in a
+        program's name is matched against)."""
+        if self._names is None:
+            order = [sorted(SHELL_NAMES), sorted(self.handlers), sorted(T.WRAPPERS), sorted(T.RUNNERS),
+                     sorted(self.programs), sorted(self.read_only)]
+            self._names = "\n".join(dict.fromkeys(n for group in order for n in group if "\n" not in n))
+        return self._names
+
+    def _glob_program(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
+        """``/bin/ba?h -c CMD``: bash runs whatever file the glob in the program's name matches, so the command is
+        read as each known program it may match (at least MEDIUM: the program is decided by a glob). None when
+        it matches none (an unknown program, read as usual)."""
+        w0 = argv[0]
+        head, _, base = w0.rpartition("/")
+        if not head and w0[:1] != "/":
+            return None  # (a bare `ba?h` is matched against the working directory's files, not the PATH)
+        if w0[:1] not in "/~" and not w0.startswith("..") and self.pclass(head, ctx) not in _PROGRAM_DIRS:
+            return None  # (`src/**/*.py`, `./run-*.sh`: the workspace's own scripts)
+        found = program_matches(base, self.known_names())
+        if not found or base in found:
+            return None
+        acc.add(M, "shell.glob_program", f"program name decided by a glob ({show(w0)} may run "
+                                         f"{', '.join(found[:3])}{' …' if len(found) > 3 else ''})")
+        budget = ctx.budget
+        if budget.globs <= 0:
+            return OTHER
+        budget.globs -= 1
+        head = w0[:len(w0) - len(base)]
+        out = OTHER
+        for k, name in enumerate(found[:MAX_GLOB_MATCHES]):
+            if acc.tier >= C:
+                break
+            o = self.run_argv([head + name] + argv[1:], metas, ctx, acc, stdin)
+            out = o if k == 0 else out
+        return out
 
     def run_argv(self, argv: list, metas: list, ctx: Ctx, acc: Acc, stdin):
         """Classify one expanded simple command ``argv``; returns what it prints (for pipes)."""
@@ -153,6 +198,14 @@ class Dispatch:
                 else:
                     acc.add(M, "shell.dynamic_program", "program name decided at run time")
                 return OTHER
+            if metas and metas[0] is not None and metas[0][0] is DECODED:
+                # $(echo cm0= | base64 -d) -rf ~: decoded data run (HIGH whatever it decodes to, as `| sh` is)
+                acc.add(H, "shell.dynamic_program", "runs a program whose name comes from command output")
+                return OTHER
+            if ("*" in w0 or "?" in w0 or "[" in w0) and has_glob(w0):
+                out = self._glob_program(argv, metas, ctx, acc, stdin)
+                if out is not None:
+                    return out
             if w0[:1] == "!" and len(w0) > 1 or w0[:2] == ":!" and len(w0) > 2:
                 # `!CMD` typed into an interactive program (ftp, gdb, less, man …) runs CMD in a shell
                 acc.add(M, "shell.bang", f"{show(w0)}: a shell escape typed into an interactive program")
@@ -226,6 +279,8 @@ class Dispatch:
             acc.add(M, "shell.wrappers", "too many wrappers to look through")
             return OTHER
         args = argv[1:]
+        if prog in NAME_BUILTINS and args and (prog == "let" or any("[" in a or a[:1] in "-+" for a in args)):
+            self.arith_names(prog, args, ctx, acc)  # (`declare 'a[$(cmd)]=1'`: bash evaluates the subscript)
         if args and (args[-1] == "--help" or args[-1] == "--version") and len(args) <= 4 and all(
                 a and a[0] != "-" and "/" not in a for a in args[:-1]):
             acc.add(S, "shell.help", f"{prog} {args[-1]} (help text)")

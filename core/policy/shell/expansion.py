@@ -11,19 +11,27 @@ from __future__ import annotations
 
 import re
 
+from core.policy import _paths as P
 from core.policy.shell.common import is_secret_name
+from core.policy.shell.decode import FILTERS, static_output
 from core.policy.shell.state import (
+    DECODED,
+    DECODED_TEXT,
+    DECODED_VAR,
     MARK,
     MAX_VALUE,
+    OTHER,
     SECRET,
+    SECRET_REF,
     Acc,
     Ctx,
     FileInput,
     ProcOutput,
     TextInput,
+    bounded,
     held_text,
 )
-from core.policy.shell.syntax import LIT, VAR, Group, Simple
+from core.policy.shell.syntax import ARITH, LIT, PARAM, VAR, Group, Simple
 
 _BRACE = re.compile(r"\{([^{}]*)\}")
 
@@ -76,6 +84,9 @@ def _brace_expand(w: str) -> list:
             break
     return out
 
+
+#: classes of a reassigned HOME that ``~`` is read as (a system place; anything else stays the home)
+_SYSTEM_HOMES = frozenset((P.ROOT, P.SYSROOT, P.SYSTEM, P.SENSITIVE))
 
 #: marks a word break from an unquoted expansion inside a word (cut into fields at the end of the word)
 _BRK = "\x1e\x1f"
@@ -140,7 +151,26 @@ def _first_prog(script: list):
 
 
 class Expansion:
-    """Word expansion (needs the reader's ``run_script``)."""
+    """Word expansion (needs the reader's ``run_script``, and ``param_value``/``arith_value`` of
+    :class:`core.policy.shell.params.ParamExpansion`)."""
+
+    def tilde(self, lit: str, ctx: Ctx) -> str:
+        """A word's tilde prefix as bash expands it: ``~+`` the working directory, ``~-`` the previous one
+        (``$OLDPWD``), ``~`` a reassigned ``HOME`` when that names a system place (otherwise ``~`` stays the
+        home: a data flow that misses a branch must not make ``rm -rf ~`` less than a home)."""
+        c = lit[1:2]
+        if c in ("+", "-") and (len(lit) == 2 or lit[2] == "/"):
+            if c == "+":
+                base = ctx.cwd or "."
+            else:
+                base = ctx.env.get("OLDPWD", MARK)
+                base = base if type(base) is str else MARK
+            return base + lit[2:]
+        if (c == "" or c == "/") and "HOME" in ctx.env:
+            home = ctx.env["HOME"]
+            if type(home) is str and home and MARK not in home and self.pclass(home, ctx) in _SYSTEM_HOMES:
+                return home.rstrip("/") + lit[1:] if home != "/" else "/" + lit[2:]
+        return lit
 
     # ------------------------------------------------------------- expansion
     def _lookup(self, name: str, ctx: Ctx, pick: dict):
@@ -166,10 +196,14 @@ class Expansion:
         parts = word.parts
         if word.lit is not None:
             lit = word.lit
+            if lit[:1] == "~":
+                lit = self.tilde(lit, ctx)
             if "{" in lit and not word.quoted and "}" in lit:
                 return _brace_expand(lit), None
             return [lit], None
         pick = pick or {}
+        if parts[0][0] == LIT and parts[0][1][:1] == "~":
+            parts = [(LIT, self.tilde(parts[0][1], ctx))] + parts[1:]
         fields = [""]
         breaks = False
         sub_out = None
@@ -179,18 +213,34 @@ class Expansion:
             k = p[0]
             if k == LIT:
                 fields[-1] += p[1]
-            elif k == VAR:
+            elif k == VAR or k == PARAM:
                 name = p[1]
-                if is_secret_name(name):
-                    secret = True
+                if is_secret_name(name) or (ctx.flags and SECRET_REF + name in ctx.flags):
+                    secret = True  # (a secret's name, or a nameref to one: declare -n r=API_KEY; $r)
                 if name in ctx.tainted and sub_out is None:
                     sub_out = SECRET
-                val = self._lookup(name, ctx, pick)
-                if val == MARK and len(p) > 3:
-                    val = p[3]  # ${X:-default}
+                if ctx.flags and sub_out is None and DECODED_VAR + name in ctx.flags:
+                    sub_out = DECODED
+                if k == PARAM:  # ${x#pat}, ${a[i]}, ${x:-$(cmd)} …: computed, substitutions read
+                    if p[6] == "!" and name in ctx.env:
+                        # ${!X}: the variable whose name X holds is read (X=OPENAI_API_KEY; echo ${!X})
+                        ref = self._lookup(name, ctx, pick)
+                        ref = ref.split("[", 1)[0] if type(ref) is str else ""
+                        if ref and (is_secret_name(ref) or (ctx.flags and SECRET_REF + ref in ctx.flags)):
+                            secret = True
+                        if ref in ctx.tainted and sub_out is None:
+                            sub_out = SECRET
+                    val, out = self.param_value(p, ctx, acc, pick)
+                    if out is not None and sub_out is None:
+                        sub_out = out
+                else:
+                    val = self._lookup(name, ctx, pick)
+                    if val == MARK and len(p) > 3:
+                        val = p[3]  # ${X:-default}
                 if len(fields[-1]) > MAX_VALUE:
-                    fields[-1] = MARK
-                    continue
+                    fields[-1] = bounded(fields[-1], acc)
+                    if fields[-1] == MARK:
+                        continue
                 if (p[2] and name != "@" and name != "*") or not split or val == MARK:
                     fields[-1] += val
                 else:
@@ -205,24 +255,36 @@ class Expansion:
                             _BRK if val[-1] in ifs else "")
                     else:
                         fields[-1] += val
+            elif k == ARITH:  # $((…)): substitutions and variables read as bash evaluates them
+                fields[-1] += self.arith_value(p, ctx, acc, pick)
             else:  # SUB
                 out = self.run_script(p[1], ctx.child(deeper=True), acc)
                 sub_prog = _first_prog(p[1])
                 if len(p) > 3:  # <(cmd): a file holding cmd's output
                     fields[-1] += MARK
                     sub_out = ProcOutput(out)
-                elif (type(out) is TextInput or type(out) is FileInput) and MARK not in held_text(out):
-                    text = held_text(out).rstrip("\n")
-                    if p[2] or not split:
-                        fields[-1] += text
+                else:
+                    text = None
+                    if (type(out) is TextInput or type(out) is FileInput) and MARK not in held_text(out):
+                        text = held_text(out)
+                    elif (out is DECODED or out is OTHER) and sub_prog in FILTERS:
+                        # $(echo L2V0Yy9zaGFkb3c= | base64 -d), $(tr a-z n-za-m <<< …): the decoded text, still
+                        # marked as decoded (what runs it is judged as running decoded data)
+                        text = static_output(p[1])
+                        if text is not None:
+                            sub_out = DECODED
+                            if text.strip() and len(ctx.flags) < 256:
+                                ctx.flags.add(DECODED_TEXT + text.strip())  # (run as a script: decoded data)
+                    if text is None:
+                        fields[-1] += MARK + looked_up(p[1])  # ($(which sh): a path whose name is known)
+                        sub_out = out
+                    elif p[2] or not split:
+                        fields[-1] += text.rstrip("\n")
                     else:
                         pieces = text.split()
                         if pieces:
                             fields[-1] += pieces[0]
                             fields.extend(pieces[1:])
-                else:
-                    fields[-1] += MARK + looked_up(p[1])  # ($(which sh): a path whose name is known)
-                    sub_out = out
         if breaks:
             fields = [f for field in fields for f in field.split(_BRK) if f]
         if not word.quoted and fields == [""]:

@@ -107,14 +107,14 @@ class Acc:
 class Ctx:
     """Data flow state while reading one script: variables (``env``; a list for a loop variable's values),
     working directory (``cwd``; MARK when unknown), workspace and user, nesting ``depth``, files downloaded or
-    written with known text, the container's mounts (``container``), shell functions and aliases defined,
+    written with known text, links made (``links``: ``ln -s /etc/cron.d c``), the container's mounts (``container``), shell functions and aliases defined,
     variables holding secrets (``tainted``), facts for later commands (``flags``) and the shared ``budget``.
 
     :meth:`child` is the state of a nested script (``sh -c``, a subshell): its own variables and directory,
     the rest shared."""
 
     __slots__ = ("env", "cwd", "ws", "user", "depth", "downloaded", "container", "funcs", "implied", "budget",
-                 "written", "tainted", "secretish", "aliases", "flags")
+                 "written", "tainted", "secretish", "aliases", "flags", "links")
 
     def __init__(self, cwd: str | None, ws: str | None, user: str | None):
         self.env: dict = {}
@@ -132,6 +132,7 @@ class Ctx:
         self.secretish = True  # False: the text cannot name a secret file (no secret-flow reading needed)
         self.aliases: dict = {}  # alias name -> its value (`alias x=rm; x -rf /`)
         self.flags: set = set()  # facts for later commands ("staged_secret": git add of a secret file)
+        self.links: dict = {}  # links made in this text: the link's path -> what it points to (normalized)
 
     def child(self, deeper: bool = False) -> Ctx:
         """A copy for a nested script: ``env`` copied, the sets and dicts of facts shared (``deeper``: one more
@@ -152,7 +153,32 @@ class Ctx:
         c.secretish = self.secretish
         c.aliases = self.aliases
         c.flags = self.flags
+        c.links = self.links
         return c
+
+
+#: prefix of a fact in Ctx.flags: the variable after it refers to a secret variable (``declare -n r=API_KEY``)
+SECRET_REF = "secret_ref:"
+#: prefix of a fact in Ctx.flags: the variable after it holds decoded data (``x=$(echo … | base64 -d)``)
+DECODED_VAR = "decoded:"
+#: prefix of a fact in Ctx.flags: text decoded at read time (``$(echo … | base64 -d)``); run, it is decoded data
+DECODED_TEXT = "decoded_text:"
+
+def bounded(val: str, acc: Acc) -> str:
+    """``val`` as a value kept for later words: at most MAX_VALUE characters. A longer path (``/etc/././…/shadow``)
+    is kept normalized; a path-like word still too long is unknown and MEDIUM (it may name any file: the reader
+    fails closed); longer text with blanks (prose, a command: read where it was built) is unknown."""
+    if len(val) <= MAX_VALUE:
+        return val
+    if MARK in val or " " in val or "\n" in val or "\t" in val:
+        return MARK
+    if "/" not in val:
+        return MARK  # (not a path outside the working directory)
+    n = P.normalize(val, None)
+    if len(n) <= MAX_VALUE:
+        return n
+    acc.add(Tier.MEDIUM, "shell.too_long", "a value too long to read (it may name any file)")
+    return MARK
 
 
 #: marks a directory in Ctx.downloaded whose files all came from a download (an unpacked archive); with no

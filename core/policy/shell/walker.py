@@ -26,8 +26,11 @@ from core.policy.shell.effects.options import OptionEffects
 from core.policy.shell.effects.paths import NET_DEVICES, PathEffects
 from core.policy.shell.effects.secrets import SECRET_HINT, SecretEffects
 from core.policy.shell.expansion import Expansion
+from core.policy.shell.params import ParamExpansion
 from core.policy.shell.state import (
     DECODED,
+    DECODED_TEXT,
+    DECODED_VAR,
     DOWNLOAD,
     MARK,
     MAX_COMBOS,
@@ -40,15 +43,27 @@ from core.policy.shell.state import (
     FileInput,
     ProcOutput,
     TextInput,
+    bounded,
     held_text,
 )
-from core.policy.shell.syntax import LIT, LOOP_END, LOOP_HEAD, VAR, ForLoop, FuncDef, Group, Parser, Simple
+from core.policy.shell.syntax import (
+    LIT,
+    LOOP_END,
+    LOOP_HEAD,
+    PARAM,
+    VAR,
+    ForLoop,
+    FuncDef,
+    Group,
+    Parser,
+    Simple,
+)
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
 
-class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects):
+class ShellReader(Dispatch, Expansion, ParamExpansion, OptionEffects, SecretEffects, PathEffects):
     """Reads command text as a shell does and returns its tier: ``ShellReader(read_only_extra).classify(text,
     cwd) -> (Acc, damaged)``. One reader serves any number of texts (its tables are built once); the state of
     one text lives in its :class:`~core.policy.shell.state.Ctx`."""
@@ -67,7 +82,8 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
                     user = parts[2]
             ctx = Ctx(ws, ws, user)
             ctx.secretish = SECRET_HINT.search(text) is not None
-        if len(text) < 512 and not _NOT_PLAIN.search(text):
+        if len(text) < 512 and not _NOT_PLAIN.search(text) and not ("HOME" in text and "~" in text):
+            # (a HOME set in the text changes what `~` names: the full reader expands it)
             done = self._plain_list(text, ctx, acc)
             if done:
                 return acc, False
@@ -112,6 +128,8 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             pos = m.end()
             w = m.group(1)
             if w is not None:
+                if w[:1] == "~" and w[1:2] in ("+", "-"):
+                    return False  # (`~+`, `~-`: the directories, read by the expansion)
                 if not cur:
                     if w in _PLAIN_STOP or "=" in w or "'" in w or '"' in w:
                         return False
@@ -141,6 +159,8 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
 
     def run_text(self, text: str, ctx: Ctx, acc: Acc):
         """Read a nested script (``sh -c``, ``ssh host …``, ``eval``)."""
+        if ctx.flags and self.runs_decoded(text, ctx, acc):
+            return OTHER
         if ctx.depth >= MAX_DEPTH:
             acc.add(M, "shell.too_deep", "scripts nested too deep to read")
             return OTHER
@@ -153,6 +173,16 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             self.run_script(Parser(loose, 0, ctx.budget).parse(), ctx.child(deeper=True), acc)
             acc.add(L, "shell.unparseable", "text that cannot be read fully as shell")
         return out
+
+    def runs_decoded(self, text: str, ctx: Ctx, acc: Acc) -> bool:
+        """``text`` holds data decoded at run time (``watch "$(echo … | base64 -d)"``): HIGH whatever it decodes to,
+        as ``… | base64 -d | sh`` is (tiers.md), and not read further."""
+        for f in ctx.flags:
+            if f.startswith(DECODED_TEXT) and (f[len(DECODED_TEXT):] == text.strip() or (
+                    len(f) - len(DECODED_TEXT) >= 4 and f[len(DECODED_TEXT):] in text)):
+                acc.add(H, "shell.pipe_exec.decoded", "runs decoded data (its text is hidden until run time)")
+                return True
+        return False
 
     # --------------------------------------------------------------- walking
     def run_script(self, script: list, ctx: Ctx, acc: Acc):
@@ -224,6 +254,10 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             self.run_script(node.body, ctx.child(), acc)
             return None
         if t is ForLoop:
+            if node.var is None:  # for ((…)): the arithmetic is read, no variable takes values
+                for w in node.words:
+                    self.expand(w, ctx, acc)
+                return None
             values: list = []
             for w in node.words:
                 fields, _ = self.expand(w, ctx, acc)
@@ -249,6 +283,9 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
                 budget.unread.append(_node_text(node))
             return OTHER
         if node.test:
+            if node.words[0].lit == "[[":
+                self.arith_test(node.words[1:], ctx, acc)  # (operands of -eq …: arithmetic, evaluated by bash)
+                return None
             for w in node.words:
                 if w.lit is None:
                     self.expand(w, ctx, acc)
@@ -256,11 +293,15 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
         for name, w in node.assigns:
             fields, meta = self.expand(w, ctx, acc, split=False)
             val = "".join(fields)
-            ctx.env[name] = val if len(val) <= MAX_VALUE else MARK
+            ctx.env[name] = val if len(val) <= MAX_VALUE else bounded(val, acc)
             if meta is not None and meta[0] == SECRET:
                 ctx.tainted.add(name)
             elif ctx.tainted:
                 ctx.tainted.discard(name)
+            if meta is not None and meta[0] is DECODED:
+                ctx.flags.add(DECODED_VAR + name)  # (x=$(echo … | base64 -d): $x is decoded data)
+            elif ctx.flags:
+                ctx.flags.discard(DECODED_VAR + name)
             self.set_var(name, val, ctx, acc)
         if node.redirs:
             if node.words and any(rd.target is not None and rd.target.lit and rd.target.lit.startswith(NET_DEVICES)
@@ -277,14 +318,15 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             # literal words only (no assignments, redirects, quotes or expansions): without braces to expand,
             # the words are the arguments
             argv = [w.lit for w in node.words]
-            if "{" not in " ".join(argv):
+            joined = " ".join(argv)
+            if "{" not in joined and "~" not in joined:  # (`~+`, `~-` and a reassigned HOME: expanded)
                 return self.run_argv(argv, [None] * len(argv), ctx, acc, stdin)
         # loop variables with several values: read the command once per value
         multi = None
         for w in node.words:
             if w.lit is None:
                 for p in w.parts:
-                    if p[0] == VAR and isinstance(ctx.env.get(p[1]), list):
+                    if (p[0] == VAR or p[0] == PARAM) and isinstance(ctx.env.get(p[1]), list):
                         multi = p[1]
                         break
             if multi:
@@ -296,6 +338,8 @@ class ShellReader(Dispatch, Expansion, OptionEffects, SecretEffects, PathEffects
             out = self.run_argv(argv, metas, ctx, acc, stdin)
             if node.redirs and (type(out) is TextInput or type(out) is FileInput or out is DOWNLOAD
                                 or out is DECODED):
+                if type(out) is TextInput and any(metas) and any(m is not None and m[0] is DECODED for m in metas):
+                    out = DECODED  # (echo "$(… | base64 -d)" > f: f holds decoded data)
                 self._note_output_file(node.redirs, out, ctx)
             return out
         out = None

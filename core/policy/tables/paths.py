@@ -10,6 +10,12 @@ SYSTEM_DIRS = frozenset((
     "/etc", "/usr", "/var", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/home", "/root",
     "/opt", "/srv", "/sys", "/proc", "/dev", "/private/etc", "/private/var", "/System", "/Library", "/Users",
 ))
+#: system directories no project lives in: a working directory inside one (``/etc/cron.d``, ``/usr/local/bin``) is
+#: not a workspace, and the bare names a command is given there are its files (``cd /etc && 7z a x.7z shadow``);
+#: not ``/opt``, ``/srv``, ``/var/www``, ``/usr/src`` or ``/var/lib`` (projects and CI workspaces live there)
+SYSTEM_TREES = ("/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/bin", "/usr/sbin",
+                "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libexec", "/usr/local/bin", "/usr/local/sbin",
+                "/usr/local/etc", "/sys", "/proc", "/dev", "/private/etc", "/System", "/Library", "/var/spool")
 #: top-level names a glob such as ``/e*`` could reach
 TOP_LEVEL_NAMES = ("etc", "usr", "var", "boot", "bin", "sbin", "lib", "lib64", "home", "root", "opt", "srv",
                    "sys", "proc", "dev", "private", "System", "Library", "Users")

@@ -231,7 +231,7 @@ CASES = [
     ('terminal', 'unzip -o x.zip -d /etc', H),
     ('terminal', 'tar xf x.tar -C /', H),
     ('terminal', 'tar xf x.tar -C /etc', H),
-    ('terminal', 'ln -s /etc/passwd x && echo hi > x', L),
+    ('terminal', 'ln -s /etc/passwd x && echo hi > x', H),  # (a link made in the text is followed)
     # red team 3, clear cases of tiers.md left after the three fix branches
     ('terminal', 'tar xzf vendor.tgz && ./a/setup.sh', L),
     ('terminal', 'setfacl -R -m u:evil:rwx /etc', C),

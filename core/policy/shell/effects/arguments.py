@@ -302,8 +302,9 @@ def _is_output_option(name: str, short: str) -> bool:
     return False
 
 
-def _path_class(r, word: str, ctx) -> str | None:
-    """The path class of a word that names a path, or None."""
+def _path_class(r, word: str, ctx, bare: bool = False) -> str | None:
+    """The path class of a word that names a path, or None. ``bare``: the working directory is a system one
+    (:func:`core.policy._paths.system_cwd`), where a bare name is a system file too."""
     if not word or MARK in word or len(word) > 512 or " " in word:
         return None  # (a word with a blank is prose or a command, read through its words)
     c0 = word[0]
@@ -315,9 +316,23 @@ def _path_class(r, word: str, ctx) -> str | None:
             return None  # a network share (//host/share); //etc/shadow is /etc/shadow
         word = "/" + word.lstrip("/")
     if c0 not in "/~." and "/" not in word and not word.startswith("id_") and not word.endswith(
-            (".key", ".p12", ".pfx", ".jks", ".pem")):
+            (".key", ".p12", ".pfx", ".jks", ".pem")) and not (bare and c0 != "-" and ":" not in word):
         return None
     return r.pclass(word, ctx)
+
+
+def _bare_names(r, ctx) -> bool:
+    """The working directory is one whose bare names are system or credential files (``cd /etc``, ``cd /``,
+    ``cd ~/.aws``): there every operand is read as a path."""
+    cwd = ctx.cwd
+    if not cwd or MARK in cwd:
+        return False
+    return P.system_cwd(cwd) or (cwd[0] in "/~" and r.pclass(cwd, ctx) == P.SENSITIVE)
+
+
+def _named(v: str, ctx, bare: bool) -> str:
+    """A path as a reason names it: a bare name in a system working directory with that directory."""
+    return P.normalize(v, ctx.cwd) if bare and v[:1] not in "/~" else v
 
 
 def _values(a: str, inner: bool) -> list:
@@ -474,7 +489,7 @@ _DANGER = (
     r"(?:^|\x01)(?::\d|0(?:\x01|$))")
 _HANDLED_HINT = re.compile(_DANGER + "|=")
 #: what an argument past the cap is read for (secrets, system paths, listeners, destinations, shells)
-#: (``src/`` is not an rc file: ``gcc src/a.c … src/z.c``, many sources, stays unscreened)
+#: (``src/`` is not an rc file: ``gcc src/a.c … src/z.c``, many sources, is not held for them)
 _PAST_CAP = re.compile(_DANGER.replace(r"rc\b", r"(?<![Ss])rc\b") + r"|://|@|\d\.\d+\.\d|[Rr][Ee][Cc][Vv]|\w:\d|"
                        r"(?:^|[=:!'\"(/,\s])(?:" + _NAMES + r")(?![\w.-])")
 
@@ -525,11 +540,11 @@ def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Fa
     if ctx.container is not None:
         return _argument_facts(r, args, ctx, inner, prog)
     key = (tuple(args), inner, ctx.cwd, ctx.ws, ctx.user, prog in _CONFIGURATORS,
-           _copies(ctx) if ctx.flags else ())
+           _copies(ctx) if ctx.flags else ())  # (every argument: same facts)
     f = _FACTS.get(key)
     if f is None:
         if not inner and not _HANDLED_HINT.search("\x01".join(key[0])) and (
-                ctx.cwd is None or r.pclass(ctx.cwd, ctx) not in (P.SYSTEM, P.SYSROOT, P.ROOT)):
+                ctx.cwd is None or r.pclass(ctx.cwd, ctx) not in (P.SYSTEM, P.SYSROOT, P.ROOT, P.SENSITIVE)):
             f = _NO_FACTS
         else:
             f = _argument_facts(r, args, ctx, inner, prog)
@@ -537,6 +552,38 @@ def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Fa
             _FACTS.clear()
         _FACTS[key] = f
     return f
+
+
+#: arguments read past the cap (the dispatch keeps a few thousand at most, MEDIUM past its own cap)
+_MAX_READ = 512
+
+
+def _may_name_place(a: str) -> bool:
+    """Cheap test: ``a`` may name a file outside the working directory or a secret one (an absolute, home or
+    climbing path, itself or as an option's value, or a secret's name)."""
+    return (a[0] in "/~" or "=/" in a or "=~" in a or (a[0] == "-" and a[2:3] in ("/", "~")) or ".." in a
+            or ".env" in a or _SECRET_WORDS.search(a) is not None)
+
+
+def _past_cap(args: list, hint, bare: bool) -> tuple[list, bool]:
+    """The arguments read of a long list (7z a x.7z f0 … f999 /etc/shadow): the first :data:`MAX_ARGS`, those that
+    may name something up to twice that, then options (up to :data:`_MAX_READ`) and those that may name a system,
+    home or secret file whatever their number (a budget that runs out must not hide the last one); and whether an
+    argument left out may have raised a tier (:data:`_PAST_CAP`: a shell, an address, a destination): then the
+    command is held as too many to read (fail closed)."""
+    out = list(args[:MAX_ARGS])
+    unread = False
+    for a in args[MAX_ARGS:]:
+        if not a:
+            continue
+        if len(out) < 2 * MAX_ARGS:
+            if bare or hint.search(a):
+                out.append(a)
+        elif (len(out) < _MAX_READ and (bare or a[0] == "-")) or _may_name_place(a):
+            out.append(a)
+        elif _PAST_CAP.search(a) is not None:
+            unread = True  # (a shell, an address, a destination left unread: held, args.too_many)
+    return out, unread
 
 
 def _value_option(a: str, is_opt: bool, prev_opt: str | None) -> str:
@@ -618,31 +665,23 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
     uploads; without it (a handler read the operands) only an option's value names a shell, and a destination
     is looked for only once a secret is found (it decides whether the secret is sent).
 
-    The first MAX_ARGS arguments (and MAX_VALUES words in them) are read one by one; past that only the
-    arguments that may raise a tier (:data:`_PAST_CAP`: secrets, system paths, shells, addresses), at most
-    MAX_ARGS of them; more than that sets ``unread`` (fail closed: too many to read)."""
+    A long list is cut by :func:`_past_cap`; past the work budget (MAX_VALUES words) each argument is read for
+    the path it names only. An argument left unread that may raise a tier (:data:`_PAST_CAP`: a shell, an
+    address, a destination) sets ``unread`` (fail closed: held as too many to read)."""
     f = Facts()
     prev_opt = None  # an option that may take the next word as its value
     prev = None
     work = MAX_VALUES
     hint = _HINT_INNER if inner else _HINT
+    bare = _bare_names(r, ctx)  # (cd /etc && tool shadow: a bare name is a file there)
+    if len(args) > MAX_ARGS:
+        args, f.unread = _past_cap(args, hint, bare)
     n = len(args)
-    screened = 0  # arguments read past the cap or the work budget
     configurator = prog in _CONFIGURATORS or prog.endswith("configure")
     dir_opt = None
     net_at = n  # (where the first destination is: a file named after it is where a download goes, not what is sent)
     for k in range(n):
         a = args[k]
-        if work <= 0 or k >= MAX_ARGS:
-            # past the cap (7z a x.7z f0 … f99 /etc/shadow; k0=v/0 … k65=v/65 /etc/shadow): what may matter only
-            if not a or _PAST_CAP.search(a) is None:
-                prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
-                continue
-            screened += 1
-            if screened > MAX_ARGS:
-                f.unread = True
-                break
-            work = max(work, 8)
         if f.listen is None and a[:1] == "-" and "isten" in a and not a.lower().startswith((
                 "--no-listen", "--disable")):
             if "=" in a:
@@ -663,9 +702,16 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                 d = a[:60]
             if d is not None:
                 f.net, net_at = d, k
-        if not a or prev_opt in PROSE_OPTIONS or (hint.search(a) is None and not (
+        if not a or prev_opt in PROSE_OPTIONS or (hint.search(a) is None and not (bare and a[:1] != "-") and not (
                 prev_opt is not None and a[:1] != "-" and _is_output_option(_option_name(prev_opt), prev_opt[:2]))
                 and not (inner and f.sent is None and prev_opt is None and _local_file(a, None))):
+            prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
+            continue
+        cheap = work <= 0  # (past the work budget each argument is still read as itself, for the path it names:
+        # a budget that ran out must not hide the /etc/shadow after 200 file names)
+        if cheap and not bare and not ctx.links and not _may_name_place(a):
+            if _PAST_CAP.search(a) is not None:
+                f.unread = True  # (a shell, an address past the budget: not read, so held)
             prev, prev_opt = a, (a if a[:1] == "-" and "=" not in a else None)
             continue
         if a.startswith(SHELL_SETTING_VARS):
@@ -679,25 +725,25 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
         output_opt = bool(opt_name) and _is_output_option(opt_name, a[:2] if is_opt else (prev_opt or "")[:2])
         choice = bool(opt_name) and (opt_name in _INTERPRETER_CHOICE or opt_name.endswith(
             ("_executable", "-executable", "python", "-engine", "_engine")))
-        listed = _path_list(a) if inner and " " in a and not is_opt and len(a) < 4096 else None
+        direct = a.split("=", 1)[1] if "=" in a else (a[2:] if attached else a)
+        listed = _path_list(a) if inner and not cheap and " " in a and not is_opt and len(a) < 4096 else None
         if listed is not None:
             values = [a, *listed]  # (a quoted list of files is the files)
         else:
-            values = _values(a, inner and (" " not in a or _code_like(a, r, opt_name)))
+            values = _values(a, inner and (" " not in a or _code_like(a, r, opt_name))) if not cheap else [direct]
         work -= len(values)
-        direct = a.split("=", 1)[1] if "=" in a else (a[2:] if attached else a)
         for v in values:
             output = output_opt and (v is a or v == direct)  # (an inner word or a file URL is not the file written)
             if not v:
                 continue
             operand = (v is a or listed is not None) and not is_opt and not prev_opt
+            long_path = cheap  # (past the work budget: only the word's path class is read)
             if len(v) > 256:
-                if v[:1] != "/" or len(v) > 4096:
+                if "/" not in v or " " in v or "\n" in v or MARK in v:
                     continue  # (a long word is read through the words inside it)
-                v = P.normalize(v, None)  # (/etc/././…/x: what it names)
-                if len(v) > 256:
-                    continue
-            if f.shell is None and prev not in SHELL_AS_DATA and listed is None and (
+                v = P.normalize(v, None)  # (/etc/././…/x, ~/.ssh/a/../…/id_rsa: what it names)
+                long_path = long_path or len(v) > 256  # (still long: only its path class is read, and it is)
+            if f.shell is None and not long_path and prev not in SHELL_AS_DATA and listed is None and (
                     inner or v is not a or "=" in a or (prev_opt is not None and v[:1] in "/" + MARK)):
                 sh = shell_named(v) if v[:1] != MARK else _shell_somewhere(v)
                 if sh is not None and (config or choice) and sh[0] not in T.SHELLS:
@@ -714,15 +760,17 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                     f.shell = sh
                     if sh[1] == v:
                         continue  # (a shell's own path is the shell, not a file it changes)
-            cls = _path_class(r, v, ctx)
+            cls = _path_class(r, v, ctx, bare) if not long_path else r.pclass(v, ctx)
             if cls is None and output and ctx.cwd is not None and v[:1] not in "-" and " " not in v:
                 cls = r.pclass(v, ctx)  # (an output option's value is a file, wherever cd went: cd /etc/cron.d; … -o job)
             if cls is not None:
                 if output and cls in (P.SENSITIVE, P.ENV):
                     f.output = f.output or (opt_name, v)  # (--output ~/.ssh/authorized_keys writes a sensitive file)
-                elif not output and (cls in (P.SENSITIVE, P.ENV) or (_SECRET_WORDS.search(v) is not None and
-                                                                      P.is_secret_read(P.normalize(v, ctx.cwd)))):
-                    f.secret = f.secret or v  # (an output option's file is written, not read: -out server.key)
+                elif not output and (cls in (P.SENSITIVE, P.ENV) or (
+                        (_SECRET_WORDS.search(v) is not None or (("*" in v or "?" in v) and v.count("/") > 1 and (
+                            v is a or v == direct)))  # (a glob given as a path: /e?c/sh*dow)
+                        and P.is_secret_read(P.normalize(v, ctx.cwd)))):
+                    f.secret = f.secret or _named(v, ctx, bare)  # (an output option's file is written: -out x.key)
                 elif cls in (P.SYSTEM, P.SYSROOT, P.ROOT, P.BLOCKDEV, P.SYSRQ):
                     if valued and (v is not a or not is_opt):
                         if output:
@@ -732,11 +780,13 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                         if opt_name in SERVE_OPTION_WORDS:
                             f.served = f.served or v
                     if not config and not (valued and v.startswith(_BINARY_DIRS) and not output):
-                        f.system = f.system or v  # (--pdf-engine=/usr/bin/xelatex names a program to use)
+                        f.system = f.system or _named(v, ctx, bare)  # (--pdf-engine=/usr/bin/xelatex: a program)
                 elif inner and operand and k < net_at and _local_file(v, cls):
                     f.sent = f.sent or v
                 if cls == P.HOME and valued and v is not a and opt_name in SERVE_OPTION_WORDS:
                     f.served = f.served or v
+            if long_path:
+                continue
             if inner and f.net is None and _maybe_net(v):
                 f.net = network_destination(v)
                 if f.net is not None:

@@ -494,6 +494,8 @@ def read_code(r, code: str, lang: str, ctx, acc, prog: str = "gdb") -> None:
     in the same code HIGH: a remote shell)."""
     if not code or MARK in code and len(code) < 2:
         return
+    if ctx.flags and r.runs_decoded(code, ctx, acc):
+        return  # (code decoded at run time: HIGH, not read)
     code = code[:16384]
     if lang == "sh":
         r.run_text(code, ctx.child(), acc)

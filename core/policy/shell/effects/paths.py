@@ -29,8 +29,44 @@ class PathEffects:
     """Path rules: the tier of a write or a delete by the class of its target."""
 
     def pclass(self, p: str, ctx: Ctx) -> str:
-        """The class of path ``p`` (``P.SYSTEM``, ``P.HOME``, ``P.WORKSPACE`` …) where the script stands now."""
-        return P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)
+        """The class of path ``p`` (``P.SYSTEM``, ``P.HOME``, ``P.WORKSPACE`` …) where the script stands now; through
+        a link made earlier in the text (``ln -s /etc/cron.d c; … > c/job``), the worse of the path and its target."""
+        cls = P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)
+        if ctx.links:
+            q = self.through_links(p, ctx)
+            if q is not None:
+                # (q is normalized already: relative only to where the text started)
+                cls = P.worse(cls, P.classify_path(q, None, ctx.ws, ctx.user, ctx.container))
+        return cls
+
+    def through_links(self, p: str, ctx: Ctx) -> str | None:
+        """``p`` with the links made earlier in the text followed (``c/job`` after ``ln -s /etc/cron.d c``:
+        ``/etc/cron.d/job``), or None when it is not inside one."""
+        if not p or MARK in p:
+            return None
+        n = P.normalize(p, ctx.cwd)
+        found = None
+        for _ in range(4):  # (a link to a link)
+            for link, target in ctx.links.items():
+                if n == link or n.startswith(link + "/"):
+                    n = found = target + n[len(link):]
+                    break
+            else:
+                break
+        return found
+
+    def note_link(self, target: str, link: str, ctx: Ctx) -> None:
+        """``ln -s TARGET LINK``: later paths inside LINK are inside TARGET (a relative target is read from the
+        link's directory)."""
+        if not target or not link or MARK in target or MARK in link or len(ctx.links) >= 32:
+            return
+        key = P.normalize(link.rstrip("/") or "/", ctx.cwd)
+        if key in ("/", "~"):
+            return
+        base = key.rsplit("/", 1)[0] if "/" in key else (ctx.cwd or "")
+        dest = P.normalize(target, base or None) if target[0] not in "/~" else P.normalize(target, None)
+        if dest != key:
+            ctx.links[key] = dest
 
     def write_path(self, p: str, ctx: Ctx, acc: Acc, verb: str = "write to", shown: str | None = None) -> str:
         """A write of ``p`` (``verb`` names it in the reason: "redirect output to", "copy into"); returns the
@@ -60,7 +96,10 @@ class PathEffects:
     def delete_path(self, p: str, recursive: int, ctx: Ctx, acc: Acc, what: str = "delete") -> None:
         """A delete of ``p``: ``recursive`` 0 (one file), 1 (the whole tree: ``rm -r``), 2 (a filtered tree:
         ``find … -name x -delete``)."""
-        cls = self.pclass(p, ctx)
+        if ctx.links and p[-1:] != "/" and P.normalize(p, ctx.cwd) in ctx.links:
+            cls = P.classify_path(p, ctx.cwd, ctx.ws, ctx.user, ctx.container)  # (rm LINK removes the link only)
+        else:
+            cls = self.pclass(p, ctx)
         if recursive:
             if cls in P.CRITICAL_TREES:
                 if recursive == 2:

@@ -138,7 +138,12 @@ class SecretEffects:
         if not f or MARK in f:
             return False
         cls = self.pclass(f, ctx)
-        return cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f) or P.is_secret_read(P.normalize(f, ctx.cwd))
+        if cls in (P.SENSITIVE, P.ENV) or P.is_secret_read(f) or P.is_secret_read(P.normalize(f, ctx.cwd)):
+            return True
+        if ctx.links:  # (ln -s /etc/shadow s; cat s)
+            q = self.through_links(f, ctx)
+            return q is not None and P.is_secret_read(q)
+        return False
 
     def sends_secret(self, prog: str, f: str, ctx: Ctx, acc: Acc) -> None:
         """``prog`` sends the file ``f`` (``@f`` as curl spells it) over the network: HIGH when it is a secret."""

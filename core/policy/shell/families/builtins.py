@@ -18,7 +18,17 @@ from core.policy import tables as T
 from core.policy.shell.common import is_secret_name, show, unescape
 from core.policy.shell.families import handlers
 from core.policy.shell.options import getopts
-from core.policy.shell.state import DECODED, MARK, MAX_VALUE, OTHER, SECRET, Acc, FileInput, TextInput
+from core.policy.shell.state import (
+    DECODED,
+    MARK,
+    MAX_VALUE,
+    OTHER,
+    SECRET,
+    SECRET_REF,
+    Acc,
+    FileInput,
+    TextInput,
+)
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -85,13 +95,24 @@ def _cd(r, prog, args, metas, ctx, acc, stdin):
     """``cd DIR``, ``pushd DIR``: the reader's working directory moves (``cd -``: unknown)."""
     pos = [a for a in args if not a.startswith("-") or a == "-"]
     target = pos[0] if pos else "~"
+    prev = ctx.cwd
     if target == "-":
-        ctx.cwd = MARK
+        old = ctx.env.get("OLDPWD")
+        ctx.cwd = old if type(old) is str and old != "." else MARK  # (`cd -`: where the last cd left)
     else:
         ctx.cwd = P.normalize(target, ctx.cwd) if MARK not in target else MARK
         if len(ctx.cwd) > 1024:  # hostile cd chains: the directory is as good as unknown
             ctx.cwd = MARK
+    ctx.env["OLDPWD"] = prev if prev is not None else MARK  # (bash sets it: `$OLDPWD`, `~-`)
     return None
+
+
+def _pwd(r, prog, args, metas, ctx, acc, stdin):
+    """``pwd``: prints the working directory when the reader knows it (``"$(pwd)/shadow"`` after ``cd /etc``)."""
+    cwd = ctx.cwd
+    if cwd and MARK not in cwd and cwd[0] in "/~":
+        return TextInput(cwd + "\n", False)
+    return OTHER
 
 
 def _popd(r, prog, args, metas, ctx, acc, stdin):
@@ -107,9 +128,19 @@ def _export(r, prog, args, metas, ctx, acc, stdin):
     if not names:
         acc.add(M, "shell.env.dump", f"{prog} prints every variable (secrets) into the agent's context")
         return SECRET
+    nameref = any(a[:1] == "-" and "n" in a[1:] for a in args if a[:2] != "--")
     for a in names:
         if "=" in a:
             k, v = a.split("=", 1)
+            if nameref:
+                # declare -n r=NAME: $r is NAME's value (a secret when NAME is one)
+                ctx.env[k] = MARK
+                target = v.split("[", 1)[0]
+                if (is_secret_name(target) or SECRET_REF + target in ctx.flags) and len(ctx.flags) < 256:
+                    ctx.flags.add(SECRET_REF + k)
+                if target in ctx.tainted:
+                    ctx.tainted.add(k)
+                continue
             ctx.env[k] = v
             r.set_var(k, v, ctx, acc)
     return None
@@ -266,7 +297,7 @@ def h_printenv(r, prog, args, metas, ctx, acc, stdin):
 #: programs print something the reader does not follow (OTHER)
 _READ_ONLY_COMMANDS = {
     "cat": _cat, "tac": _cat, "base64": _decoder, "base32": _decoder, "xxd": _decoder, "echo": h_echo,
-    "printf": h_echo, "printenv": h_printenv, "cd": _cd, "pushd": _cd, "popd": _popd, "export": _export,
+    "printf": h_echo, "printenv": h_printenv, "cd": _cd, "pushd": _cd, "popd": _popd, "pwd": _pwd, "export": _export,
     "declare": _export, "typeset": _export, "local": _export, "readonly": _export, "set": _set,
     "mapfile": h_mapfile, "readarray": h_mapfile, "read": _read, "alias": _alias, "trap": _trap, "unset": _unset,
 }

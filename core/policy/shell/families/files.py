@@ -299,6 +299,13 @@ def h_write(r, prog, args, metas, ctx, acc, stdin):
         into = target is not None or len(srcs) > 1 or dests[0][-1:] == "/" or dests[0] in (".", "..", "~")
         for s in srcs:
             note_shell_copy(s, dests[0], into, ctx)  # (cp /bin/sh ./x: ./x is a shell from now on)
+    if prog == "ln" and len(srcs) == 1:
+        # later paths through the link are its target's (ln -s /etc/cron.d c; … > c/job); a directory given
+        # (-t DIR, `.`, `DIR/`) holds a link named as the target
+        d = dests[0]
+        if target is not None or d in (".", "..") or d.endswith("/"):
+            d = d.rstrip("/") + "/" + srcs[0].rstrip("/").rsplit("/", 1)[-1]
+        r.note_link(srcs[0], d, ctx)
     if prog == "install" and (first_value(o, "o", "--owner") or "") in ("root", "0"):
         acc.add(M, "shell.install.root", "install -o root")
     mode = first_value(o, "m", "--mode") if prog == "install" else None

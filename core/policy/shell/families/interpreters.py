@@ -88,6 +88,10 @@ def h_shell(r, prog, args, metas, ctx, acc, stdin):
             sub_out = script_meta[0] if script_meta else None
             if sub_out == DOWNLOAD:
                 acc.add(H, "shell.download_exec", f"{prog} -c runs downloaded code")
+            elif sub_out == DECODED:
+                # (decoded data run is HIGH whatever it decodes to, as `… | base64 -d | sh` is)
+                acc.add(H, "shell.pipe_exec.decoded", f"{prog} -c runs decoded data")
+                return OTHER
             elif sub_out is not None and MARK in script:
                 acc.add(H, "shell.generated_exec", f"{prog} -c runs text produced by another command")
             c = ctx.child()
@@ -167,6 +171,8 @@ def h_eval(r, prog, args, metas, ctx, acc, stdin):
     if any(m and m[0] == DOWNLOAD for m in metas):
         acc.add(H, "shell.download_exec", "eval runs downloaded code")
     acc.add(H, "shell.eval", "eval runs text built at run time")
+    if any(m and m[0] is DECODED for m in metas):
+        return OTHER  # (decoded data run: HIGH whatever it decodes to, as `… | base64 -d | sh` is)
     if text.strip(MARK + " "):
         r.run_text(text, ctx, acc)
     return OTHER
@@ -300,6 +306,7 @@ def h_interp(r, prog, args, metas, ctx, acc, stdin):
                 acc.add(H, "shell.download_exec", f"{prog} runs downloaded code as inline code")
             elif sub_out == DECODED:
                 acc.add(H, "shell.pipe_exec.decoded", f"{prog} runs decoded data as inline code")
+                return OTHER  # (HIGH whatever it decodes to)
             runs = code_runs_data(code)
             if runs == "fetch":
                 acc.add(H, "shell.download_exec", f"{prog} runs code it downloads (inline code)")

@@ -2,9 +2,11 @@
 node types and the shared work budget."""
 
 from core.policy.shell.syntax.nodes import (
+    ARITH,
     LIT,
     LOOP_END,
     LOOP_HEAD,
+    PARAM,
     SUB,
     VAR,
     WORK_UNITS,
@@ -19,5 +21,5 @@ from core.policy.shell.syntax.nodes import (
 )
 from core.policy.shell.syntax.parser import Parser, parse
 
-__all__ = ["LIT", "LOOP_END", "LOOP_HEAD", "SUB", "VAR", "WORK_UNITS", "Budget", "ForLoop", "FuncDef", "Group",
+__all__ = ["ARITH", "LIT", "LOOP_END", "LOOP_HEAD", "PARAM", "SUB", "VAR", "WORK_UNITS", "Budget", "ForLoop", "FuncDef", "Group",
            "Parser", "Redirect", "Simple", "Word", "new_budget", "parse"]

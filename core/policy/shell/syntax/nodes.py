@@ -2,8 +2,10 @@
 
 A script is a list of ``(node, op)`` pairs (``op``: ``;``, ``&&``, ``||``, ``|``, ``&`` or None after the last);
 a node is a :class:`Simple` command, a :class:`Group` (``( … )``, ``{ …; }``), a :class:`FuncDef` or a
-:class:`ForLoop` header. A :class:`Word` is a list of parts: ``(LIT, text)``, ``(VAR, name, quoted[, default])``
-and ``(SUB, script, quoted[, "proc"])``.
+:class:`ForLoop` header. A :class:`Word` is a list of parts: ``(LIT, text)``, ``(VAR, name, quoted[, default])``,
+``(SUB, script, quoted[, "proc"])``, ``(PARAM, name, quoted, op, operand, subscript, prefix)`` (a ``${…}`` with an
+operator, a subscript or expansions inside: operand and subscript are lists of parts) and ``(ARITH, text, parts,
+quoted)`` (``$((…))``; ``parts``: the text with its substitutions parsed).
 
 To add a node type: define it here with ``__slots__``, build it in :mod:`.parser`, walk it in
 ``core.policy.shell.walker.ShellReader.run_node``.
@@ -29,12 +31,14 @@ class Budget:
         unread: texts left unread, for the overflow scan (``core.policy._overflow``).
         units: parser units left (commands and words read).
         depth: program dispatches in progress (``xargs xargs …``; bounded by the reader's ``MAX_STACK``).
+        globs: program names given by a glob still matched against the known names (``/bin/ba?h``).
     """
 
     nodes: int
     unread: list
     units: int
     depth: int = 0
+    globs: int = 16
 
 
 def new_budget(units: int = WORK_UNITS, nodes: int = 250) -> Budget:
@@ -50,6 +54,8 @@ LOOP_END = 2
 LIT = 0  # (LIT, text)
 VAR = 1  # (VAR, name, quoted)
 SUB = 2  # (SUB, script, quoted)
+PARAM = 3  # (PARAM, name, quoted, op, operand, subscript, prefix): ${!x}, ${#x}, ${x#pat}, ${a[i]}, ${x:-$(cmd)} …
+ARITH = 4  # (ARITH, text, parts, quoted): $((text)), ((text))
 
 
 class Word:
@@ -128,7 +134,8 @@ class FuncDef:
 
 
 class ForLoop:
-    """``for var in words`` (the body follows as ordinary commands)."""
+    """``for var in words`` (the body follows as ordinary commands); ``for ((…))`` has ``var`` None and its
+    arithmetic as the one word."""
 
     __slots__ = ("var", "words")
 

@@ -301,8 +301,10 @@ class Parser(WordReader):
             if c == "(":
                 if not words and not assigns:
                     if i + 1 < n and s[i + 1] == "(":
-                        self._skip_parens(i)
-                        return Simple([], [Word([(LIT, "((")], False)], [], start, self.i, test=True)
+                        part = self._arith(i, False)
+                        if part is not None:  # ((expr)); else `((cmd); cmd)`: nested subshells
+                            return Simple([], [Word([(LIT, "((")], False), Word([part], True)], [], start, self.i,
+                                          test=True)
                     return self._group(i, ")")
                 if len(words) == 1 and not assigns and words[0].lit is not None:
                     j = i + 1
@@ -458,8 +460,11 @@ class Parser(WordReader):
         if m:
             self.i = m.end()
         if s.startswith("((", self.i):
-            self._skip_parens(self.i)
-            return ForLoop("?", [])
+            part = self._arith(self.i, False)
+            if part is None:
+                self._skip_parens(self.i)
+                return ForLoop(None, [])
+            return ForLoop(None, [Word([part], True)])  # for ((init; test; step)): arithmetic, no loop variable
         var = self.word().lit or "?"
         words: list = []
         seen_in = False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from core.policy.shell.syntax.nodes import LIT, MAX_DEPTH, SUB, VAR, Word
+from core.policy.shell.syntax.params import ParamReader, sub_scripts
 
 _WORD_RUN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
 _TEST_RUN = re.compile(r"[^\s'\"\\$`;]+")
@@ -30,8 +31,8 @@ _DQ_RUN = re.compile(r'[^"\\$`]+')
 _VARNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-class WordReader:
-    """Word reading for the parser (a mixin: no state of its own)."""
+class WordReader(ParamReader):
+    """Word reading for the parser (a mixin: no state of its own; ``${…}`` and arithmetic: :class:`ParamReader`)."""
 
     __slots__ = ()
 
@@ -251,11 +252,12 @@ class WordReader:
                 sub = type(self)(r.body, self.depth + 1, self.work)
                 parts: list = []
                 sub._dquote_body(parts)
-                r.subs = [p[1] for p in parts if p[0] == SUB]
+                r.subs = sub_scripts(parts)
                 self.damaged = self.damaged or sub.damaged
 
-    def _dquote_body(self, parts: list) -> None:
-        """Read the whole text as the inside of double quotes (unquoted heredoc bodies)."""
+    def _dquote_body(self, parts: list, keep: bool = False) -> None:
+        """Read the whole text as the inside of double quotes (unquoted heredoc bodies); ``keep``: the literal text
+        is kept as parts too (else only the expansions)."""
         s, n = self.s, self.n
         i = 0
         while i < n:
@@ -269,13 +271,18 @@ class WordReader:
                 self._backtick(parts, True)
                 i = self.i
             elif c == "\\":
+                if keep:
+                    parts.append((LIT, s[i + 1:i + 2] if s[i + 1:i + 2] in '$`"\\' else s[i:i + 2]))
                 i += 2
             else:
                 j1 = s.find("$", i)
                 j2 = s.find("`", i)
                 j3 = s.find("\\", i)
                 cands = [j for j in (j1, j2, j3) if j >= 0]
-                i = min(cands) if cands else n
+                j = min(cands) if cands else n
+                if keep:
+                    parts.append((LIT, s[i:j]))
+                i = j
 
     def _subscript(self) -> list:
         """Parse a substitution body after its opening ``(``; returns its script."""
@@ -301,40 +308,16 @@ class WordReader:
         nxt = s[i + 1] if i + 1 < n else ""
         if nxt == "(":
             if i + 2 < n and s[i + 2] == "(":
-                self._skip_parens(i + 1)
-                parts.append((VAR, "?", quoted))
-                return False
+                part = self._arith(i + 1, quoted)
+                if part is not None:
+                    parts.append(part)
+                    return False
+                # `$((cmd); cmd)`: a command substitution whose first command is a subshell
             self.i = i + 2
             parts.append((SUB, self._subscript(), quoted))
             return False
         if nxt == "{":
-            j = s.find("}", i + 2)
-            if j < 0:
-                self.damaged = True
-                m = _VARNAME.match(s, i + 2)
-                self.i = m.end() if m else n
-                parts.append((VAR, m.group() if m else "?", quoted))
-                return False
-            inner = s[i + 2:j]
-            m = _VARNAME.match(inner)
-            default = None
-            if m and (m.end() == len(inner) or inner[m.end()] in ":-=+?"):
-                name = m.group()
-                op = inner[m.end():m.end() + 2]
-                if op in (":-", ":=") or op[:1] in ("-", "="):
-                    # ${X:-word}: when X is unknown, word is what runs (a literal default only)
-                    d = inner[m.end() + (2 if op[:1] == ":" else 1):]
-                    if "$" not in d and "`" not in d and "\\" not in d:
-                        default = d.replace("'", "").replace('"', "")
-            elif m and inner[m.end():m.end() + 1] == "[" and inner.endswith("]"):
-                name = m.group()  # ${X[@]}, ${X[0]}: the array's words (split, fail closed)
-                quoted = False
-            elif inner[:1].isdigit() and inner.isdigit():
-                name = inner
-            else:
-                name = "?"
-            parts.append((VAR, name, quoted) if default is None else (VAR, name, quoted, default))
-            self.i = j + 1
+            self._param(parts, quoted)
             return False
         if nxt == "'" and not quoted:
             # $'…' ends at the first quote that is not part of an escape (no escape holds a quote but \')
