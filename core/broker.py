@@ -390,7 +390,12 @@ class Broker:
             # Re-read after registering: a decision between the read and the registration set nothing.
             approval = await self.get(approval_id)
             if approval.is_final:
-                self._waiters.pop(approval_id, None)
+                # Others may have found this future meanwhile: wake them too, and remove it only if it is
+                # still the one registered (a newer waiter's future is not ours to drop).
+                if self._waiters.get(approval_id) is waiter:
+                    del self._waiters[approval_id]
+                if not waiter.done():
+                    waiter.set_result(approval)
                 return approval
         try:
             # shield: one waiter timing out must not cancel the future the others share

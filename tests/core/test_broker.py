@@ -207,3 +207,40 @@ async def test_channel_failure_is_recorded_and_changes_nothing(tmp_path):
         assert "post_card_failed" in kinds
     finally:
         await ledger.close()
+
+
+async def test_waiters_sharing_a_future_made_after_the_decision_all_wake(broker, monkeypatch):
+    """Three long polls whose reads interleave with a decision (the order 500 concurrent polls can take):
+    W3 and W4 read "pending", the decision lands, W3 registers a new future and W4 finds it; W3's re-read
+    sees the decision. W4 must wake then, not at its timeout."""
+    a = await broker.submit(PUSH)
+    real_get = broker.get
+    gates: dict[str, list[asyncio.Event]] = {"w3": [asyncio.Event(), asyncio.Event()], "w4": [asyncio.Event()]}
+    reads: dict[str, int] = {"w3": 0, "w4": 0}
+    read_done = {"w3": asyncio.Event(), "w4": asyncio.Event()}
+
+    async def gated_get(approval_id):
+        name = asyncio.current_task().get_name()
+        result = await real_get(approval_id)
+        if name in gates and reads[name] < len(gates[name]):
+            reads[name] += 1
+            read_done[name].set()
+            await gates[name][reads[name] - 1].wait()
+        return result
+
+    monkeypatch.setattr(broker, "get", gated_get)
+    w3 = asyncio.create_task(broker.wait(a.id, 30), name="w3")
+    w4 = asyncio.create_task(broker.wait(a.id, 30), name="w4")
+    await read_done["w3"].wait()
+    await read_done["w4"].wait()  # both read "pending"
+    await broker.decide(a.id, False, ALICE)  # no future registered yet: nothing to wake
+    read_done["w3"].clear()
+    gates["w3"][0].set()  # W3 registers a future and re-reads (held after the read)
+    await read_done["w3"].wait()
+    gates["w4"][0].set()  # W4 finds W3's future and waits on it
+    for _ in range(20):
+        await asyncio.sleep(0)
+    gates["w3"][1].set()  # W3's re-read: final
+    assert (await asyncio.wait_for(w3, 5)).status is Status.DENIED
+    assert (await asyncio.wait_for(w4, 2)).status is Status.DENIED
+    assert a.id not in broker._waiters
