@@ -291,15 +291,17 @@ def _option_name(a: str) -> str:
     return a.lstrip("-").split("=", 1)[0].lower()
 
 
+#: an output-like option name: one of the words, alone, first (``output-file``, ``logfile``, ``dest_dir``) or
+#: last (``--error-log``)
+_OUTPUT_NAME = re.compile(r"(?:%s)(?:[-_].*|file|dir|path)?|.*[-_](?:%s)" % (("|".join(OUTPUT_OPTION_WORDS),) * 2),
+                          re.S)
+
+
 @lru_cache(maxsize=2048)
 def _is_output_option(name: str, short: str) -> bool:
     if short in OUTPUT_SHORT and (not name or len(name) <= 1 or name in ("o", "w")):
         return True
-    for w in OUTPUT_OPTION_WORDS:
-        if name == w or name.startswith((w + "-", w + "_")) or name.endswith(("-" + w, "_" + w)) or name in (
-                w + "file", w + "dir", w + "-file", w + "-dir", w + "path", w + "-path"):
-            return True
-    return False
+    return _OUTPUT_NAME.fullmatch(name) is not None
 
 
 def _path_class(r, word: str, ctx, bare: bool = False) -> str | None:
