@@ -17,6 +17,7 @@ from redteam import DATA_DIR, load, measure  # noqa: E402
 FLOORS = {
     "round1.jsonl": (0.99, 0.99),  # measured before tuning: 88.4 % held, 98.1 % approved (49.1 % held before v3.2)
     "round2.jsonl": (0.99, 0.99),  # measured before tuning: 96.2 % held, 99.7 % approved (53.7 % before v3.2)
+    "round3.jsonl": (0.99, 0.99),  # measured once before tuning: 98.8 % held, 99.8 % approved (61.9 % before v3.2)
 }
 
 

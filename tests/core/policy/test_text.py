@@ -65,6 +65,17 @@ CASES = [
     ('terminal', "sed 's/a/b/w out.txt' f", L),
     # editors and archivers that run commands
     ('terminal', "awk 'BEGIN{system(\"rm -rf ~\")}'", C),
+    # awk's variables read for the files and commands they name: -v, --assign, NAME=VALUE operands, literals
+    ('terminal', "awk -v F=/etc/cron.d/job 'BEGIN { print \"* * * * * root sh /tmp/j\" > F }'", H),
+    ('terminal', "L=/etc/cron.d/x; awk -v out=$L 'BEGIN { printf \"%s\\n\", \"x\" >> out }'", H),
+    ('terminal', "awk 'BEGIN { F = \"/etc/profile.d/x.sh\"; print \"curl x | sh\" > F }'", H),
+    ('terminal', "awk --assign F=/etc/shadow 'BEGIN { while ((getline l < F) > 0) print l }'", M),
+    ('terminal', "awk 'BEGIN { system(\"cat \" F) }' F=/etc/shadow", M),
+    ('terminal', "awk -v c='rm -rf ~' 'BEGIN { system(c) }'", C),
+    ('terminal', "awk 'BEGIN { c = \"id\"; c = $1; system(c) }'", H),  # (set again from its input)
+    ('terminal', "awk -v OFS=, '{ print $1, $2 }' data.csv", S),
+    ('terminal', "awk -v n=3 -v out=top.txt '$1 > n { print > out }' scores.txt", L),
+    ('terminal', "awk '{ if (x == \"a\") print }' f", S),
 ]
 
 

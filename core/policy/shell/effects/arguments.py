@@ -346,7 +346,11 @@ def _values(a: str, inner: bool) -> list:
         v = a.split("=", 1)[1]
         out.append(v[1:] if v[:1] == "@" else v)  # (--extra-opts=@/etc/shadow: a file read)
         if "," in v and ("/" in v or "~" in v):
-            out.extend(p for p in v.split(",")[:8] if p)  # (--files=a.txt,/etc/shadow)
+            for p in v.split(",")[:8]:  # (--files=a.txt,/etc/shadow; --script-args a.url=/s,a.file=/etc/shadow)
+                if p:
+                    out.append(p)
+                    if "=" in p:
+                        out.append(p.split("=", 1)[1])
     elif a[:1] == "-" and ":" in a:
         out.append(a.split(":", 1)[1])
     elif a[:1] == "-" and a[1:2].isalpha() and a[2:3] in ("/", "~"):
@@ -630,8 +634,14 @@ def _code_like(a: str, r, opt_name: str = "") -> bool:
     word a handler or table knows."""
     if opt_name in _COMMAND_OPTIONS or any(ch in a for ch in "();|&$={}`<>"):
         return True
-    first = a.split(None, 1)[0].rsplit("/", 1)[-1] if a.strip() else ""
-    return first in r.handlers or first in r.read_only or first in r.programs or first in ("put", "mput", "send")
+    heads = [a]
+    if "[" in a:
+        heads += a.split("[")[1:4]  # (a command as an item's argument: zabbix_get -k 'system.run[cat /etc/shadow]')
+    for head in heads:
+        first = head.split(None, 1)[0].rsplit("/", 1)[-1] if head.strip() else ""
+        if first in r.handlers or first in r.read_only or first in r.programs or first in ("put", "mput", "send"):
+            return True
+    return False
 
 
 def _local_file(v: str, cls) -> bool:
@@ -884,6 +894,10 @@ def decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:
         acc.add(M, "args.listen", f"{prog} listens on the network ({_show(f.listen)})")
 
 
+#: devices whose content is no one's data (``openssl s_client -connect HOST:443 </dev/null``: nothing is sent)
+_NO_DATA_DEVICES = frozenset(("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full"))
+
+
 def fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
     """Input fed to a program no handler reads: a file sent with a destination named (an upload; a secret
     file HIGH), text read for shells, secrets and destinations (it may be the program's commands)."""
@@ -892,7 +906,7 @@ def fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
     if type(stdin) is FileInput:
         path = stdin.path
         secret = r.is_secret_path(path, ctx)
-        if f is not None and f.net is not None:
+        if f is not None and f.net is not None and (secret or path not in _NO_DATA_DEVICES):
             if secret:
                 acc.add(H, "args.secret_send", f"{prog} is fed {_show(path)} (secret) and given {_show(f.net)}: "
                                                f"it may send the secret over the network")

@@ -36,6 +36,63 @@ def _awk_strings_after(code: str, pos: int):
     return None
 
 
+#: a string literal, or a name (awk's variables, keywords and functions), in awk code
+_AWK_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*')
+#: a name given a string literal in the code (``F = "/etc/cron.d/x"``), not compared (``F == "x"``)
+_AWK_ASSIGN = re.compile(r'(?<![\w$.])([A-Za-z_]\w*)\s*=\s*("(?:[^"\\\n]|\\.)*")(?!\s*[^\s;})])')
+#: two string literals side by side: awk joins them (``"cat " "/etc/shadow"``)
+_AWK_JOIN = re.compile(r'"([^"\\\n]*)"\s+"([^"\\\n]*)"')
+_AWK_VAR = re.compile(r"[A-Za-z_]\w*")
+
+
+def _awk_values(o, files: list) -> dict:
+    """The variables an awk command sets before its code runs: ``-v NAME=VALUE``, ``--assign NAME=VALUE`` and
+    ``NAME=VALUE`` operands (awk reads those as assignments, not files). ``{name: value}``; a value with a
+    quote or an unknown part (``$(…)``) is left out."""
+    given = list(o.vals.get("v", ()))
+    assign = o.longs.get("--assign")
+    if isinstance(assign, str):
+        given.append(assign)
+    given += [f for f in files if "=" in f and _AWK_VAR.fullmatch(f.split("=", 1)[0])]
+    out = {}
+    for g in given[:16]:
+        name, _, value = g.partition("=")
+        if _AWK_VAR.fullmatch(name) and '"' not in value and "\\" not in value and MARK not in value:
+            out[name] = value
+    return out
+
+
+def _awk_resolve(code: str, values: dict) -> str:
+    """``code`` with each variable of known string value written as that literal, and adjacent literals joined:
+    ``print > F`` with ``-v F=/etc/cron.d/x`` reads as ``print > "/etc/cron.d/x"``, ``system("cat " F)`` as
+    ``system("cat /etc/shadow")``, so the reading of literals below sees what the code uses."""
+    values = dict(values)
+    for m in _AWK_ASSIGN.finditer(code):
+        lit = m.group(2)[1:-1]
+        if "\\" not in lit and len(values) < 32:
+            values.setdefault(m.group(1), lit)
+    if not values:
+        return code
+
+    def sub(m):
+        t = m.group(0)
+        if t[0] == '"' or t not in values:
+            return t
+        end = m.end()
+        rest = code[end:end + 2].lstrip()
+        if (rest[:1] == "=" and rest[1:2] != "=") or code[m.start() - 1:m.start()] == "$":
+            return t  # (an assignment to it, or $F: a field)
+        return '"' + values[t] + '"'
+
+    out = _AWK_TOKEN.sub(sub, code)
+    for _ in range(8):
+        joined = _AWK_JOIN.sub(r'"\1\2"', out)
+        if joined == out:
+            break
+        out = joined
+    return out
+
+
 def h_awk(r, prog, args, metas, ctx, acc, stdin):
     """``awk PROGRAM FILE…``: SAFE, with ``system("CMD")``, ``print | "CMD"`` and ``"CMD" | getline`` read as
     commands (built at run time: HIGH), ``print > "FILE"`` a write, secret files read."""
@@ -48,9 +105,25 @@ def h_awk(r, prog, args, metas, ctx, acc, stdin):
         code = o.pos[0] if o.pos else ""
         files = o.pos[1:]
         acc.add(S, "shell.awk", f"{prog} (read-only)")
+    values = _awk_values(o, files)
+    if values:
+        files = [f for f in files if not ("=" in f and f.split("=", 1)[0] in values)]
     r.read_secret_check(prog, files, ctx, acc)
     if code:
-        r.scan_code(code, ctx, acc, "awk")  # sockets, listeners, reads (and the commands read again below)
+        _awk_code(r, prog, code, ctx, acc)
+        if ("=" in code or values) and len(code) < 8192:
+            # (-v F=/etc/cron.d/x 'BEGIN { print … > F }': the file it names). Read beside the code as written,
+            # as the code may set the variable again from its input (system(c) stays built at run time)
+            resolved = _awk_resolve(code, values)
+            if resolved != code:
+                _awk_code(r, prog, resolved, ctx, acc)
+    return OTHER
+
+
+def _awk_code(r, prog, code, ctx, acc) -> None:
+    """Read awk ``code``: its effects (:meth:`scan_code`), and the commands, writes and pipes it names as
+    literals (``system("CMD")``, ``print > "FILE"``, ``print | "CMD"``, ``"CMD" | getline``)."""
+    r.scan_code(code, ctx, acc, "awk")  # sockets, listeners, reads (and the commands read again below)
     k = 0
     start = 0
     while k < 32:
@@ -120,7 +193,6 @@ def h_awk(r, prog, args, metas, ctx, acc, stdin):
                 if q1 >= 0:
                     acc.add(M, "shell.awk.getline", f"{prog} runs a command (getline)")
                     r.run_text(q2[q1 + 1:-1], ctx, acc)
-    return OTHER
 
 
 def h_sed(r, prog, args, metas, ctx, acc, stdin):
