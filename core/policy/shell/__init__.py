@@ -10,7 +10,9 @@ Package map, lower layers first (each module's docstring says how to add a rule 
     ``options``       option readers (getopts, first_value, parse_fx, the options before a subcommand);
     ``effects/``      rules every family shares, as mixins of the reader: paths (writes, deletes), secrets
                       (secret reads and flows, secret printers), options (options and variables that write or
-                      run), publish (publishing to a registry);
+                      run), publish (publishing to a registry); and what any program's arguments say (tiers.md
+                      v3.2): knowledge (the program table, the entry point), arguments (the facts read),
+                      decide (their tiers), shells, addresses;
     ``families/``     the program handlers, one module per family, each ending with its HANDLERS table;
     ``registry``      the handler map merged from the families' tables (the one table of who reads what);
     ``dispatch``      one command to its handler: wrappers, aliases, dry runs, option effects, secret flow;

@@ -21,7 +21,7 @@ from core.policy import _knowledge as K
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import METADATA_READERS, SHELL_NAMES, copied_shell, fifo_remote_shell
+from core.policy.shell.effects.arguments import METADATA_READERS
 from core.policy.shell.effects.knowledge import (
     HANDLED,
     READ_ONLY,
@@ -30,6 +30,7 @@ from core.policy.shell.effects.knowledge import (
     read_wrapper_options,
 )
 from core.policy.shell.effects.secrets import meta_outputs
+from core.policy.shell.effects.shells import SHELL_NAMES, copied_shell, fifo_remote_shell
 from core.policy.shell.globs import MAX_MATCHES as MAX_GLOB_MATCHES
 from core.policy.shell.globs import has_glob, program_matches
 from core.policy.shell.options import TARS, tar_old_style

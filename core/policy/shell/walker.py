@@ -20,11 +20,12 @@ import re
 from core.policy import _paths as P
 from core.policy._overflow import scan_overflow
 from core.policy.shell.dispatch import Dispatch
-from core.policy.shell.effects.arguments import SHELL_NAMES, network_destination, pipeline_remote_shell
+from core.policy.shell.effects.addresses import network_destination
 from core.policy.shell.effects.knowledge import read_interactive_input
 from core.policy.shell.effects.options import OptionEffects
 from core.policy.shell.effects.paths import NET_DEVICES, PathEffects
 from core.policy.shell.effects.secrets import SECRET_HINT, SecretEffects
+from core.policy.shell.effects.shells import SHELL_NAMES, pipeline_remote_shell
 from core.policy.shell.expansion import Expansion
 from core.policy.shell.params import ParamExpansion
 from core.policy.shell.state import (

@@ -228,3 +228,8 @@ def destination_with_port(words: list) -> str | None:
             if d is not None:
                 return d
     return None
+
+
+def maybe_destination(v: str) -> bool:
+    """Cheap test before :func:`network_destination`: a colon, an at sign or a dotted quad."""
+    return ":" in v or "@" in v or v.count(".") >= 3 or v[:2] == "//"

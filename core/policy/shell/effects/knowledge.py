@@ -23,21 +23,17 @@ from core.policy import tables as T
 from core.policy._sql import classify_sql, sql_shell_commands
 from core.policy.shell.common import show as _show
 from core.policy.shell.effects.addresses import is_loopback
-from core.policy.shell.effects.arguments import (
-    COMMAND_READERS,
-    MAX_ARGS,
-    SHELL_NAMES,
-    argument_facts,
+from core.policy.shell.effects.arguments import COMMAND_READERS, MAX_ARGS, argument_facts, listen_address
+from core.policy.shell.effects.decide import (
     decide_handled,
     decide_unknown,
     fed,
     fetched,
-    grants_privileges,
-    listen_address,
     read_only_secrets,
     served_dir,
 )
 from core.policy.shell.effects.options import ex_line_effects
+from core.policy.shell.effects.shells import SHELL_NAMES, grants_privileges
 from core.policy.shell.state import MARK, SECRET, TextInput, is_downloaded
 from core.tiers import Tier
 

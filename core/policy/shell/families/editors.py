@@ -16,8 +16,8 @@ import re
 import shlex
 
 from core.policy import tables as T
-from core.policy.shell.effects.arguments import shell_named
 from core.policy.shell.effects.options import ex_line_effects
+from core.policy.shell.effects.shells import shell_named
 from core.policy.shell.families import handlers
 from core.policy.shell.options import parse_fx
 from core.policy.shell.state import OTHER, TextInput

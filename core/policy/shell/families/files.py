@@ -15,7 +15,7 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import SHELL_NAMES, note_shell_copy
+from core.policy.shell.effects.shells import SHELL_NAMES, note_shell_copy
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts, parse_fx, tar_old_style
 from core.policy.shell.state import (

@@ -16,7 +16,7 @@ import shlex
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import served_dir
+from core.policy.shell.effects.decide import served_dir
 from core.policy.shell.effects.secrets import secret_printed, secret_read
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts

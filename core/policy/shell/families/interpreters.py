@@ -16,7 +16,7 @@ from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.code import apply_code_effects, code_runs_data, scan_code
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import served_dir
+from core.policy.shell.effects.decide import served_dir
 from core.policy.shell.families import handlers
 from core.policy.shell.state import (
     DECODED,

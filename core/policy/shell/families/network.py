@@ -15,7 +15,8 @@ from __future__ import annotations
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy.shell.common import show
-from core.policy.shell.effects.arguments import argument_facts, fetched
+from core.policy.shell.effects.arguments import argument_facts
+from core.policy.shell.effects.decide import fetched
 from core.policy.shell.families import handlers
 from core.policy.shell.options import first_value, getopts
 from core.policy.shell.state import DOWNLOAD, MARK, OTHER, FileInput, TextInput
