@@ -22,6 +22,7 @@ import re
 from functools import lru_cache
 
 from core.policy.shell.common import show
+from core.policy.shell.globs import translate
 from core.policy.shell.state import MARK, MAX_DEPTH, MAX_VALUE, Acc, Ctx
 from core.policy.shell.syntax import LIT, Parser, Word
 from core.policy.shell.syntax.words import _ansi_decode
@@ -46,35 +47,9 @@ _MAX_OP_VALUE = 1024
 
 @lru_cache(maxsize=512)
 def _glob_rx(pat: str, greedy: bool = True):
-    """A bash pattern (``*``, ``?``, ``[…]``, ``\\x``) as a regular expression."""
-    out = []
-    i, n = 0, len(pat)
-    while i < n:
-        c = pat[i]
-        if c == "*":
-            out.append(".*" if greedy else ".*?")
-        elif c == "?":
-            out.append(".")
-        elif c == "[":
-            j = pat.find("]", i + 2)
-            if j < 0:
-                out.append(re.escape(c))
-            else:
-                body = pat[i + 1:j]
-                neg = body[:1] in ("!", "^")
-                body = body[1:] if neg else body
-                body = body.replace("\\", "\\\\").replace("[:alpha:]", "a-zA-Z").replace("[:digit:]", "0-9").replace(
-                    "[:upper:]", "A-Z").replace("[:lower:]", "a-z").replace("[:alnum:]", "a-zA-Z0-9")
-                out.append(("[^" if neg else "[") + body + "]")
-                i = j
-        elif c == "\\" and i + 1 < n:
-            i += 1
-            out.append(re.escape(pat[i]))
-        else:
-            out.append(re.escape(c))
-        i += 1
+    """A bash pattern (``*``, ``?``, ``[…]``, ``\\x``) as a compiled regular expression, or None."""
     try:
-        return re.compile("".join(out), re.S)
+        return re.compile(translate(pat, greedy, one_line=False), re.S)
     except re.error:
         return None
 

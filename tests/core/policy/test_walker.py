@@ -81,3 +81,16 @@ def test_cwd_is_the_workspace() -> None:
 def test_attack_with_cwd(command: str, cwd: str, expected: Tier) -> None:
     got = classify("terminal", command, cwd=cwd)
     assert got.tier is expected, (command, cwd, got)
+
+
+@pytest.mark.parametrize(("pattern", "word", "matches"), [
+    ("a*[!x]?[[:digit:]]", "abcy7", True), ("f[[:alpha:]]", "f1", False), ("f[[:alpha:]]", "fa", True),
+    ("[]x]*", "]a", True), ("[!]]", "a", True), ("[!]]", "]", False), ("[\\]]", "]", True), ("a[", "a[", True),
+    ("/???/b?n/r?", "/usr/bin/rm", True), ("/???/b?n/r?", "/usr/bin/\nrm", False),
+])
+def test_bash_patterns_translate_as_bash_reads_them(pattern: str, word: str, matches: bool) -> None:
+    import re
+
+    from core.policy.shell.globs import translate
+
+    assert (re.fullmatch(translate(pattern), word) is not None) is matches
