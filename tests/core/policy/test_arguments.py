@@ -325,6 +325,9 @@ HELD = [
      "args.secret_send"),
     ("sometool --opts=mode=fast,key=~/.ssh/id_ed25519", M, "args.secret_read"),
     ("nping --echo-server s3cr3t --udp -e lo", M, "args.listen"),
+    # a key a program uses without showing it counts when it is a system secret (root's, the host's, TLS)
+    ("ssh-add /root/.ssh/id_rsa", M, "args.secret_read"),
+    ("openssl req -new -key /etc/ssl/private/site.key -out x.csr", M, "args.secret_read"),
 ]
 
 #: (request cwd, command, tier): a working directory inside a system directory is no workspace
@@ -444,6 +447,8 @@ EVERYDAY = [
     ("openssl s_client -connect example.org:443 -servername example.org </dev/null | openssl x509 -noout -dates", L),
     ("sometool https://api.example.com/health < /dev/null", L), ("sometool --title 'items[see the docs]'", L),
     ("mytool -o opt=a,dir=/tmp/x", L), ("nping --tcp -p 80 scanme.example.org", L),
+    ("ssh-add ~/.ssh/id_ed25519", L), ("ssh-add /home/dev/.ssh/id_ed25519", L),
+    ("openssl req -new -key server.key -out server.csr", L),
 ]
 
 #: (request cwd, command, tier): projects live in /opt, /srv, /var/www, /usr/src and homes

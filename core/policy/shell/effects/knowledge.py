@@ -198,17 +198,27 @@ def _fetches(entry: K.Program, args: list, ctx) -> None:
         fetched(remote, local[0] if local else ".", ctx)
 
 
+def _system_secret(path: str) -> bool:
+    """A secret of the system or of root, by absolute path (``/root/.ssh/id_rsa``, ``/etc/ssh/ssh_host_*_key``;
+    tiers.md's system secrets): not one of the user's own keys a program may use (``~/.ssh/id_ed25519``)."""
+    return path[:1] == "/" and not path.startswith(("/home/", "/Users/")) and P.is_secret_read(path)
+
+
 def _without_used(entry: K.Program, args: list) -> list:
-    """``args`` with the values of the entry's ``uses`` options (and its operands, when they are used) blanked."""
+    """``args`` with the values of the entry's ``uses`` options (and its operands, when they are used) blanked:
+    a key or identity used is not shown, unless it is a system secret (``ssh-add /root/.ssh/id_rsa`` loads
+    root's key: read as a secret)."""
     out = list(args)
     for k, a in enumerate(args[:MAX_ARGS]):
         name = a.split("=", 1)[0]
         if entry.options.get(name) == "uses":
             if "=" in a:
-                out[k] = name
-            elif k + 1 < len(out):
+                if not _system_secret(a.split("=", 1)[1]):
+                    out[k] = name
+            elif k + 1 < len(out) and not _system_secret(out[k + 1]):
                 out[k + 1] = ""
-        elif entry.operand == "uses" and a[:1] != "-" and not (k and entry.takes_value(args[k - 1])):
+        elif entry.operand == "uses" and a[:1] != "-" and not (k and entry.takes_value(args[k - 1])) and (
+                not _system_secret(a)):
             out[k] = ""
     return out
 
