@@ -74,7 +74,12 @@ CASES = [
     ('terminal', "awk -v c='rm -rf ~' 'BEGIN { system(c) }'", C),
     ('terminal', "awk 'BEGIN { c = \"id\"; c = $1; system(c) }'", H),  # (set again from its input)
     ('terminal', "awk -v OFS=, '{ print $1, $2 }' data.csv", S),
+    ('terminal', "awk -v d=/etc/cron.d 'BEGIN { print \"x\" > (d \"/job\") }'", H),
+    ('terminal', "awk 'BEGIN { d = \"/etc/cron.d\"; f = d \"/job\"; print \"x\" > f }'", H),
+    ('terminal', "awk -v d=/etc/cron.d 'BEGIN { f = d \"/job\"; print \"x\" > f }'", H),
     ('terminal', "awk -v n=3 -v out=top.txt '$1 > n { print > out }' scores.txt", L),
+    ('terminal', "awk '{ print > ($1 \".txt\") }' data", L),
+    ('terminal', "awk -v out=/etc/cron.d/job '" + "{ print > out } " * 800 + "'", M),  # (too long to follow)
     ('terminal', "awk '{ if (x == \"a\") print }' f", S),
 ]
 

@@ -27,8 +27,8 @@ S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 def _awk_strings_after(code: str, pos: int):
     """The string literal starting at ``pos`` (after spaces), or None."""
     n = len(code)
-    while pos < n and code[pos] in " \t":
-        pos += 1
+    while pos < n and code[pos] in " \t(":
+        pos += 1  # (print > ("/etc/cron.d/" "job"): a target in brackets)
     if pos < n and code[pos] == '"':
         j = code.find('"', pos + 1)
         if j > 0:
@@ -67,12 +67,21 @@ def _awk_resolve(code: str, values: dict) -> str:
     ``print > F`` with ``-v F=/etc/cron.d/x`` reads as ``print > "/etc/cron.d/x"``, ``system("cat " F)`` as
     ``system("cat /etc/shadow")``, so the reading of literals below sees what the code uses."""
     values = dict(values)
-    for m in _AWK_ASSIGN.finditer(code):
-        lit = m.group(2)[1:-1]
-        if "\\" not in lit and len(values) < 32:
-            values.setdefault(m.group(1), lit)
-    if not values:
-        return code
+    out = code
+    for _ in range(4):  # (f = d "/job" is a literal once d is: a few rounds)
+        before = len(values)
+        for m in _AWK_ASSIGN.finditer(out):
+            lit = m.group(2)[1:-1]
+            if "\\" not in lit and len(values) < 32:
+                values.setdefault(m.group(1), lit)
+        if not values or (out is not code and len(values) == before):
+            break
+        out = _awk_substitute(code, values)
+    return out
+
+
+def _awk_substitute(code: str, values: dict) -> str:
+    """:func:`_awk_resolve`'s one round: the variables of ``values`` written as literals, adjacent ones joined."""
 
     def sub(m):
         t = m.group(0)
@@ -117,6 +126,9 @@ def h_awk(r, prog, args, metas, ctx, acc, stdin):
             resolved = _awk_resolve(code, values)
             if resolved != code:
                 _awk_code(r, prog, resolved, ctx, acc)
+        elif any(v[:1] in "/~" for v in values.values()):
+            # (too long to follow cheaply: a path handed to it may be where it writes)
+            acc.add(M, "shell.awk.long", f"{prog} program too long to follow its variables, given a path")
     return OTHER
 
 
