@@ -4,7 +4,8 @@ Usage: ``python bench/crisis.py [path/to/crisis.jsonl] [--quiet]``
 
 Prints recall on ``crisis`` rows, the false-alarm rate on ``not_crisis`` rows, the alert rate on
 ``ambiguous`` rows (reported separately: an alert there is acceptable), every miss and false alarm, recall and
-false alarms on fresh red-team messages (``tests/data/crisis_fresh.jsonl``), then messages per second on
+false alarms on fresh red-team messages (``tests/data/crisis_fresh.jsonl``) and on the corpus
+(``tests/data/crisis/``, per file and category), then messages per second on
 ~200-character messages and the time for 32 KiB hostile inputs.
 """
 
@@ -135,6 +136,38 @@ def fresh() -> None:
               f"{alarms}/{len(benign)}")
 
 
+#: The labelled corpus (issue 12): crisis messages across the C-SSRS categories, crisis text inside agent
+#: requests, and hard negatives, written in rounds by helpers who had not seen the tables. Round 1 measured
+#: before it was used: recall 0.427 (first person), 0.391 (embedded and agent requests), 2.3 % false alarms.
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis"
+
+
+def corpus_hit(row: dict) -> bool:
+    """Whether the detector alerts on a corpus row: a message (``text``) or an agent request (``action``,
+    ``command``, ``description``)."""
+    from core.crisis._detect import detect_crisis_request
+
+    if "text" in row:
+        return detect_crisis(row["text"]) is not None
+    return detect_crisis_request(row.get("action"), row.get("command"), row.get("description")) is not None
+
+
+def corpus() -> None:
+    """Recall or false alarms on each file of the corpus, and per category."""
+    for path in sorted(CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else ():
+        rows = load(path)
+        by_cat: dict[str, list[int]] = {}
+        for r in rows:
+            c = by_cat.setdefault(r["category"], [0, 0])
+            c[0] += 1
+            c[1] += corpus_hit(r)
+        n, hits = len(rows), sum(h for _, h in by_cat.values())
+        what = "recall" if rows and rows[0]["label"] == "crisis" else "false alarms"
+        print(f"corpus {path.name:38} {what} {hits / max(1, n):.3f} ({hits}/{n})")
+        for cat, (k, h) in sorted(by_cat.items()):
+            print(f"    {cat:28} {h}/{k}")
+
+
 def main(argv: list[str]) -> None:
     """Run the benchmark."""
     quiet = "--quiet" in argv
@@ -145,6 +178,7 @@ def main(argv: list[str]) -> None:
     rows = load(path)
     accuracy(rows, quiet)
     fresh()
+    corpus()
     throughput(rows)
     hostile()
 
