@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.crisis import detect_crisis  # noqa: E402
+from core.crisis._detect import detect_crisis_request  # noqa: E402
 
 #: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
 EVAL_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
@@ -146,8 +147,6 @@ CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis"
 def corpus_hit(row: dict) -> bool:
     """Whether the detector alerts on a corpus row: a message (``text``) or an agent request (``action``,
     ``command``, ``description``)."""
-    from core.crisis._detect import detect_crisis_request
-
     if "text" in row:
         return detect_crisis(row["text"]) is not None
     return detect_crisis_request(row.get("action"), row.get("command"), row.get("description")) is not None

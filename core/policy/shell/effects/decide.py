@@ -80,14 +80,27 @@ def fetched(srcs: list, dest: str, ctx) -> None:
         ctx.downloaded.add(DOWNLOADED_DIR + base.rstrip("/"))  # (rsync HOST:dir/ ./dir: its contents into ./dir)
 
 
+def _secret(prog: str, f: Facts, sent: bool, acc) -> None:
+    """A secret among the arguments: sent over the network (``sent``: a destination is named too) HIGH, else
+    read MEDIUM."""
+    if sent:
+        acc.add(H, "args.secret_send", f"{prog} is given {_show(f.secret)} (secret) and {_show(f.net)}: "
+                                       f"it may send the secret over the network")
+    else:
+        acc.add(M, "args.secret_read", f"{prog} is given {_show(f.secret)} (secret): it may read it")
+
+
+def _system_write(prog: str, output: tuple, acc) -> None:
+    """A path in a system directory as the value of an output-like option (``output``: (option, path)): HIGH."""
+    opt, path = output
+    acc.add(H, "args.system_write", f"{prog} -{'-' if len(opt) > 1 else ''}{opt} writes into {_show(path)} "
+                                    f"(inside a system directory)")
+
+
 def decide_unknown(r, prog: str, f: Facts, ctx, acc) -> None:
     """The generic rules' tiers for a program no handler reads."""
     if f.secret is not None:
-        if f.net is not None:
-            acc.add(H, "args.secret_send", f"{prog} is given {_show(f.secret)} (secret) and {_show(f.net)}: "
-                                           f"it may send the secret over the network")
-        else:
-            acc.add(M, "args.secret_read", f"{prog} is given {_show(f.secret)} (secret): it may read it")
+        _secret(prog, f, f.net is not None, acc)
     if f.shell is not None:
         name, text = f.shell
         if f.net is not None:
@@ -97,9 +110,7 @@ def decide_unknown(r, prog: str, f: Facts, ctx, acc) -> None:
         if text and " " in text and MARK not in text:
             r.run_text(text, ctx.child(), acc)
     if f.output is not None:
-        opt, path = f.output
-        acc.add(H, "args.system_write", f"{prog} -{'-' if len(opt) > 1 else ''}{opt} writes into {_show(path)} "
-                                        f"(inside a system directory)")
+        _system_write(prog, f.output, acc)
     elif f.system is not None:
         acc.add(M, "args.system_path", f"{prog} is given {_show(f.system)} (system directory): it may change it")
     if f.listen is not None:
@@ -119,15 +130,9 @@ def decide_handled(r, prog: str, f: Facts, ctx, acc) -> None:
     system path given to an output-like option, a shell given as an option's value (``--use-askpass=/bin/sh``),
     a listening address (unless the program is a client)."""
     if f.secret is not None and prog not in METADATA_READERS:
-        if f.net is not None and prog not in T.NETWORK_SENDERS:
-            acc.add(H, "args.secret_send", f"{prog} is given {_show(f.secret)} (secret) and {_show(f.net)}: "
-                                           f"it may send the secret over the network")
-        else:
-            acc.add(M, "args.secret_read", f"{prog} is given {_show(f.secret)} (secret): it may read it")
+        _secret(prog, f, f.net is not None and prog not in T.NETWORK_SENDERS, acc)
     if f.output is not None:
-        opt, path = f.output
-        acc.add(H, "args.system_write", f"{prog} -{'-' if len(opt) > 1 else ''}{opt} writes into {_show(path)} "
-                                        f"(inside a system directory)")
+        _system_write(prog, f.output, acc)
     if f.shell is not None:
         name, text = f.shell
         acc.add(M, "args.shell", f"{prog} is told to run {name}")
