@@ -1,7 +1,8 @@
-"""The crisis check's compiled fast path (``core/crisis/_fast.pyx``, compiled through Cython; the rest of the
-project is configured in pyproject.toml). Optional: an install without a C compiler warns and runs on the
+"""The crisis check's compiled parts (``core/crisis/_fast.pyx``: the tables' fast path; ``_score.pyx``: the
+model's scorer), compiled through Cython; the rest of the project is configured in pyproject.toml. Optional: an install without a C compiler warns and runs on the
 pure-Python path, with the same verdicts (slower on long never-seen texts)."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("core.crisis._fast", ["core/crisis/_fast.pyx"], optional=True)])
+setup(ext_modules=[Extension("core.crisis._fast", ["core/crisis/_fast.pyx"], optional=True),
+                   Extension("core.crisis._score", ["core/crisis/_score.pyx"], optional=True)])

@@ -42,7 +42,7 @@ import yarl
 
 from adapters.cards import TIER_COLOURS, Card, CardEditLocks, build_card, cut, mask_secrets
 from core.channel import CardChange
-from core.crisis import detect_crisis, support_message
+from core.crisis import assess_crisis, check_in_message, support_message
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 from core.tiers import Tier
@@ -148,15 +148,15 @@ def render_embed(card: Card) -> discord.Embed:
 def render_crisis_embed(alert: CrisisAlert, realert: int = 0) -> discord.Embed:
     """A responders' alert: what was said, where, by whom, and whether someone is on it."""
     said = alert.text or alert.evidence or "(text not available)"
-    title = "🆘 Crisis alert" + (f" — nobody has acknowledged it yet (#{realert})" if realert else "")
+    title = ("🟡 " if alert.is_concern else "🆘 ") + alert.headline + (
+        f" — nobody has acknowledged it yet (#{realert})" if realert else "")
     embed = discord.Embed(title=title, colour=TIER_COLOURS[Tier.CRITICAL],
                           description=_md(cut(said, 1500), MAX_DESCRIPTION))
     embed.add_field(name="Where", value=_md(alert.where, MAX_FIELD) or "-", inline=True)
     if alert.user_ref:
         who = f"{alert.user_name or ''} {alert.user_ref}".strip()
         embed.add_field(name="Who", value=_md(who, MAX_FIELD), inline=True)
-    embed.add_field(name="Signal", value=_md(f"{alert.category}. The crisis resources (988) were given at once.",
-                                             MAX_FIELD), inline=False)
+    embed.add_field(name="Signal", value=_md(alert.signal, MAX_FIELD), inline=False)
     if alert.acknowledged_by:
         when = alert.acknowledged_at.strftime("%H:%M:%S UTC") if alert.acknowledged_at else ""
         name = alert.acknowledged_by_name or alert.acknowledged_by
@@ -384,23 +384,28 @@ class DiscordChannel:
 
     async def _on_message(self, message: discord.Message) -> None:
         """A person writes to the bot (a DM, or a channel it reads): crisis language gets the
-        resources at once in that channel, then the responders are alerted."""
+        resources at once in that channel, then the responders are alerted; a message in the model's grey
+        zone gets a gentle check-in with the resources and a quiet note to the responders."""
         if message.author.bot or not message.content or message.channel.id in self.config.crisis_channel_ids:
             return
         text = message.content
-        match = await asyncio.to_thread(detect_crisis, text) if len(text) > 4096 else detect_crisis(text)
-        if match is None:
+        verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
+        if verdict.match is None and not verdict.concern:
             return
         desk = self.broker.crisis
+        reply = support_message if verdict.match is not None else check_in_message
         try:  # the person first
-            await asyncio.wait_for(message.reply(support_message(desk.settings.resources), mention_author=False),
+            await asyncio.wait_for(message.reply(reply(desk.settings.resources), mention_author=False),
                                    REST_TIMEOUT_S)
         except Exception as exc:  # never let a failed reply stop the alert
             log.error("could not answer a crisis message in channel %s: %r", message.channel.id, exc)
         where = "DM" if message.guild is None else str(message.channel.id)
         origin = Origin("discord", chat=where, user_ref=f"discord:{message.author.id}",
                         user_name=f"@{message.author.name}")
-        desk.raise_alert(text, origin, match)
+        if verdict.match is not None:
+            desk.raise_alert(text, origin, verdict.match)
+        else:
+            desk.raise_concern(text, origin)
 
     def _gateway_up(self, how: str) -> None:
         was = self._up
@@ -568,7 +573,7 @@ class DiscordChannel:
                 continue  # reached on an earlier attempt
             view = None if alert.acknowledged_by else crisis_view(alert.id)
             try:
-                msg = await self._send(channel_id, content="🆘 **Crisis alert**", embed=embed,
+                msg = await self._send(channel_id, content=("🟡 **" if alert.is_concern else "🆘 **") + alert.headline + "**", embed=embed,
                                        **({"view": view} if view is not None else {}))
             except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
                 failed.append(f"{channel_id}: {exc!r}")

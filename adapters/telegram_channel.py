@@ -38,7 +38,7 @@ from telegram.ext import (
 
 from adapters.cards import Card, CardEditLocks, build_card
 from core.channel import CardChange
-from core.crisis import detect_crisis, support_message
+from core.crisis import assess_crisis, check_in_message, support_message
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 
@@ -110,12 +110,13 @@ def render_crisis_html(alert: CrisisAlert, realert: int = 0) -> str:
     """A responders' alert: what was said, where, by whom, and whether someone is on it."""
     e = html.escape
     said = alert.text or alert.evidence or "(text not available)"
-    lines = ["🆘 <b>Crisis alert</b>" + (f" — <b>nobody has acknowledged it yet (#{realert})</b>" if realert else "")]
+    mark = "🟡" if alert.is_concern else "🆘"
+    lines = [f"{mark} <b>{alert.headline}</b>" + (f" — <b>nobody has acknowledged it yet (#{realert})</b>" if realert else "")]
     lines.append(f"<b>Where:</b> {e(alert.where)}")
     if alert.user_ref:
         lines.append(f"<b>Who:</b> {e(alert.user_name or '')} <code>{e(alert.user_ref)}</code>")
     lines.append(f"<b>Said:</b> <i>{e(said[:1500])}</i>" + (" …" if len(said) > 1500 else ""))
-    lines.append(f"<b>Signal:</b> {e(alert.category)}. The crisis resources (988) were given at once.")
+    lines.append(f"<b>Signal:</b> {e(alert.signal)}")
     if alert.acknowledged_by:
         when = alert.acknowledged_at.strftime("%H:%M:%S UTC") if alert.acknowledged_at else ""
         lines.append(f"✋ <b>{e(alert.acknowledged_by_name or alert.acknowledged_by)} is on it</b> (since {when})")
@@ -404,7 +405,8 @@ class TelegramChannel:
 
     async def _on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A person writes to the bot (private chat or a group it reads): crisis language gets the
-        resources at once in that chat, then the responders are alerted."""
+        resources at once in that chat, then the responders are alerted; a message in the model's grey zone
+        gets a gentle check-in with the resources and a quiet note to the responders."""
         message = update.effective_message
         if message is None or not message.text or message.chat.id in self.config.crisis_chat_ids:
             return
@@ -412,18 +414,23 @@ class TelegramChannel:
         if user is not None and user.is_bot:
             return
         self._up = True
-        match = await asyncio.to_thread(detect_crisis, message.text) if len(message.text) > 4096 else detect_crisis(message.text)
-        if match is None:
+        text = message.text
+        verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
+        if verdict.match is None and not verdict.concern:
             return
         desk = self.broker.crisis
+        reply = support_message if verdict.match is not None else check_in_message
         try:  # the person first: the reply goes out before anything else is attempted
-            await message.reply_text(support_message(desk.settings.resources), do_quote=True)
+            await message.reply_text(reply(desk.settings.resources), do_quote=True)
         except TelegramError as exc:
             log.error("could not answer a crisis message in chat %s: %s", message.chat.id, exc)
         origin = Origin("telegram", chat=str(message.chat.id),
                         user_ref=f"telegram:{user.id}" if user else None,
                         user_name=(f"@{user.username}" if user.username else user.full_name) if user else None)
-        desk.raise_alert(message.text, origin, match)
+        if verdict.match is not None:
+            desk.raise_alert(text, origin, verdict.match)
+        else:
+            desk.raise_concern(text, origin)
 
     # presses ---------------------------------------------------------------------------------
 

@@ -67,6 +67,11 @@ class TerminalChannel:
         again = f" (again, #{realert}: nobody has acknowledged it)" if realert else ""
         who = f" user {one_line(alert.user_ref)}" if alert.user_ref else ""
         said = one_line(alert.text or alert.evidence or "")[:500]
+        if alert.is_concern:
+            self._write(f"🟡 [{alert.id}] possible crisis language from {one_line(alert.where)}{who}: a check-in with "
+                        f"the resources was sent (a quiet note: no re-alerts).\n    said: {said}\n"
+                        f"    I'm on it: signoff ack {alert.id}")
+            return
         self._write(f"🆘 [{alert.id}] crisis language ({alert.category}) from {one_line(alert.where)}{who}{again}: "
                     f"the resources were given; a person may need help now.\n    said: {said}\n"
                     f"    I'm on it (stops the re-alerts): signoff ack {alert.id}")

@@ -1,12 +1,18 @@
 """Crisis detector benchmark: accuracy on the labelled public set and throughput.
 
-Usage: ``python bench/crisis.py [path/to/crisis.jsonl] [--quiet]``
+Usage: ``python bench/crisis.py [path/to/crisis.jsonl] [--quiet] [--corpus]``
 
 Prints recall on ``crisis`` rows, the false-alarm rate on ``not_crisis`` rows, the alert rate on
 ``ambiguous`` rows (reported separately: an alert there is acceptable), every miss and false alarm, recall and
 false alarms on fresh red-team messages (``tests/data/crisis_fresh.jsonl``) and on the corpus
-(``tests/data/crisis/``, per file and category), then messages per second on
-~200-character messages and the time for 32 KiB hostile inputs.
+(``tests/data/crisis/``, per file and category; the model was trained on both, so these are in-sample), the
+model's out-of-fold figures as its training run recorded them (the honest measure), then messages per second
+on ~200-character messages and the time for 32 KiB hostile inputs.
+
+Every figure is for the verdict the product gives (the tables OR the model), with the tables alone beside it;
+``grey`` counts rows in the model's grey zone (a check-in and a quiet note, or a request held for a person).
+A file given as the argument may hold messages (``text``) or agent requests (``action``, ``command``,
+``description``).
 """
 
 from __future__ import annotations
@@ -19,8 +25,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.crisis import detect_crisis  # noqa: E402
-from core.crisis._detect import detect_crisis_request  # noqa: E402
+from core.crisis import (
+    _model,  # noqa: E402
+    detect_crisis,  # noqa: E402
+)
+from core.crisis._detect import (  # noqa: E402
+    assess_crisis,
+    assess_crisis_request,
+    detect_crisis_request,
+    tables_match,
+    tables_match_request,
+)
 
 #: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
 EVAL_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
@@ -37,7 +52,9 @@ def accuracy(rows: list[dict], quiet: bool = False) -> dict[str, float]:
     """Recall, false-alarm rate and ambiguous alert rate; prints misses and false alarms."""
     by: dict[str, list[tuple[dict, object]]] = {"crisis": [], "not_crisis": [], "ambiguous": []}
     for row in rows:
-        by.setdefault(row["label"], []).append((row, detect_crisis(row["text"])))
+        by.setdefault(row["label"], []).append((row, _assess(row).match))
+    for row in rows:
+        row.setdefault("text", f"{row.get('action')}: {row.get('command') or ''} {row.get('description') or ''}")
     crisis, benign, amb = by["crisis"], by["not_crisis"], by["ambiguous"]
     recall = sum(m is not None for _, m in crisis) / max(1, len(crisis))
     far = sum(m is not None for _, m in benign) / max(1, len(benign))
@@ -123,18 +140,53 @@ def hostile() -> None:
 FRESH = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis_fresh.jsonl"
 
 
+def _assess(row: dict):
+    if "text" in row:
+        return assess_crisis(row["text"])
+    return assess_crisis_request(row.get("action"), row.get("command"), row.get("description"))
+
+
+def _tables(row: dict) -> bool:
+    if "text" in row:
+        return tables_match(row["text"]) is not None
+    return tables_match_request(row.get("action"), row.get("command"), row.get("description")) is not None
+
+
+def _line(name: str, rows: list[dict]) -> str:
+    """``name  recall|false alarms  both (tables alone)  grey`` for rows of one label."""
+    n = max(1, len(rows))
+    verdicts = [_assess(r) for r in rows]
+    both = sum(v.match is not None for v in verdicts)
+    tables = sum(_tables(r) for r in rows)
+    grey = sum(v.concern for v in verdicts)
+    what = "recall      " if rows and rows[0]["label"] == "crisis" else "false alarms"
+    return (f"{name:44s} {len(rows):5d}  {what} {both / n:.3f}  (tables alone {tables / n:.3f})  "
+            f"grey {grey / n:.3f}")
+
+
 def fresh() -> None:
-    """Recall and false alarms on the fresh red-team messages, per round: how the tables generalise."""
+    """Recall and false alarms on the fresh red-team messages, per round (in-sample: the model trained on
+    them, and each round was used to extend the tables)."""
     if not FRESH.exists():
         return
     rows = load(FRESH)
     for rnd in sorted({r["round"] for r in rows}):
-        crisis = [r["text"] for r in rows if r["round"] == rnd and r["label"] == "crisis"]
-        benign = [r["text"] for r in rows if r["round"] == rnd and r["label"] == "not_crisis"]
-        hits = sum(1 for t in crisis if detect_crisis(t))
-        alarms = sum(1 for t in benign if detect_crisis(t))
-        print(f"fresh round {rnd}    recall {hits / len(crisis):.3f} ({hits}/{len(crisis)})   false alarms "
-              f"{alarms}/{len(benign)}")
+        for label in ("crisis", "not_crisis"):
+            print(_line(f"fresh round {rnd} {label}", [r for r in rows if r["round"] == rnd and r["label"] == label]))
+
+
+def out_of_fold() -> None:
+    """The model's out-of-fold figures, as its training run recorded them (``python -m core.crisis.train``):
+    every row scored by a model that never saw its writer's round (grouped 5-fold cross-validation)."""
+    meta = _model.model().meta
+    print(f"model: data {meta['data_version']}, {meta['rows']:,} rows ({meta['crisis_rows']:,} crisis), "
+          f"alert at {meta['threshold_alert']:.2f}, grey zone from {meta['threshold_concern']:.2f}")
+    for name, f in meta["out_of_fold"].items():
+        if "/" in name and not name.startswith("all/"):
+            continue
+        what = "recall      " if f["label"] == "crisis" else "false alarms"
+        print(f"out-of-fold {name:44s} {f['rows']:5d}  {what} {f['union']:.3f}  (tables alone {f['tables']:.3f})"
+              f"  grey {f['grey']:.3f}")
 
 
 #: The labelled corpus (issue 12): crisis messages across the C-SSRS categories, crisis text inside agent
@@ -153,19 +205,13 @@ def corpus_hit(row: dict) -> bool:
 
 
 def corpus() -> None:
-    """Recall or false alarms on each file of the corpus, and per category."""
+    """Recall or false alarms on each file of the corpus, and per category (in-sample: the model trained on
+    these rows; the out-of-fold figures are the measure)."""
     for path in sorted(CORPUS.glob("*.jsonl")) if CORPUS.is_dir() else ():
         rows = load(path)
-        by_cat: dict[str, list[int]] = {}
-        for r in rows:
-            c = by_cat.setdefault(r["category"], [0, 0])
-            c[0] += 1
-            c[1] += corpus_hit(r)
-        n, hits = len(rows), sum(h for _, h in by_cat.values())
-        what = "recall" if rows and rows[0]["label"] == "crisis" else "false alarms"
-        print(f"corpus {path.name:38} {what} {hits / max(1, n):.3f} ({hits}/{n})")
-        for cat, (k, h) in sorted(by_cat.items()):
-            print(f"    {cat:28} {h}/{k}")
+        print(_line(f"corpus {path.name}", rows))
+        for cat in sorted({r["category"] for r in rows}):
+            print("    " + _line(cat, [r for r in rows if r["category"] == cat]))
 
 
 def main(argv: list[str]) -> None:
@@ -178,7 +224,9 @@ def main(argv: list[str]) -> None:
     rows = load(path)
     accuracy(rows, quiet)
     fresh()
-    corpus()
+    if "--corpus" in argv:
+        corpus()
+    out_of_fold()
     throughput(rows)
     hostile()
 

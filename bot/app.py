@@ -123,7 +123,8 @@ class Daemon:
                 raise LedgerUnavailable(f"cannot open the ledger (ledger.url: {url}): {reason}") from exc
             policy = Policy(cfg.policy.tables())
             crisis = CrisisSettings(resources=tuple(cfg.crisis.resources), ack_timeout=cfg.crisis.ack_timeout,
-                                    max_realerts=cfg.crisis.max_realerts, store_text=cfg.crisis.store_text)
+                                    max_realerts=cfg.crisis.max_realerts, store_text=cfg.crisis.store_text,
+                                    second_opinion_timeout=cfg.llm.timeout if cfg.llm else 10.0)
             low = cfg.tiers.LOW.without_llm
             if cfg.llm is not None and cfg.llm.base_url and low == "approve":
                 # An LLM reviewer is configured but this version has none: LOW must not pass unreviewed
@@ -136,6 +137,10 @@ class Daemon:
             self.scheduler = DeadlineScheduler(self.broker.on_deadline)
             self.broker.scheduler = self.scheduler
             self.broker.crisis.scheduler = self.scheduler
+            if cfg.crisis.second_opinion and cfg.llm is not None:
+                from bot.llm import crisis_second_opinion
+
+                self.broker.crisis.second_opinion = crisis_second_opinion(cfg.llm)
             self.scheduler.start()
             channels = self._channels if self._channels is not None else build_channels(cfg)
             for channel in channels:

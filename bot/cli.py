@@ -351,8 +351,11 @@ def _cmd_deny(args) -> int:
 
 
 def _classification_json(c) -> dict:
-    return {"tier": c.tier.name, "tier_level": int(c.tier), "crisis": c.crisis is not None, "reason": c.reason,
-            "rule": c.rule}
+    out = {"tier": c.tier.name, "tier_level": int(c.tier), "crisis": c.crisis is not None, "reason": c.reason,
+           "rule": c.rule}
+    if c.concern:
+        out["concern"] = True  # (possible crisis language: the request needs a person; an optional key)
+    return out
 
 
 _BATCH_FIELDS = ("action", "command", "description", "cwd")

@@ -165,6 +165,8 @@ class CrisisConfig(_Section):
     ack_timeout: float = Field(default=120, gt=0)  # seconds before responders are alerted again
     max_realerts: int = Field(default=10, ge=0)
     store_text: bool = True  # false: the ledger keeps only category, a hash of the text and where
+    # true: grey-zone messages and requests are also asked of the llm (it can only add an alert)
+    second_opinion: bool = False
 
 
 class LLMConfig(_Section):
@@ -287,6 +289,8 @@ def load_config(explicit: str | os.PathLike | None = None, environ: dict[str, st
         config.discord.token = SecretStr(token)
     if config.llm is not None and config.llm.api_key is None and environ.get(ENV_LLM_API_KEY):
         config.llm.api_key = SecretStr(environ[ENV_LLM_API_KEY])
+    if config.crisis.second_opinion and (config.llm is None or not config.llm.base_url or not config.llm.model):
+        raise ConfigError(f"{where}: crisis.second_opinion is true but llm.base_url and llm.model are not both set")
     return config
 
 

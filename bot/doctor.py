@@ -128,6 +128,16 @@ def _check_classifier(report: Report) -> None:
         report.notes.append("crisis check: pure-Python path (no C compiler at install, or a stale build): same "
                             "verdicts, about twice as slow on long never-seen texts; with a compiler, rebuild "
                             "with: pip install -e .")
+    from core.crisis import _detect, _model
+
+    broken = _detect.model_status()
+    if broken is not None:
+        report.problems.append(f"crisis model: not loaded ({broken}): the phrase tables check alone; reinstall "
+                               "signoff (core/crisis/data/ is part of the package)")
+    else:
+        meta = _model.model().meta
+        fast = "compiled scorer" if _model._FAST is not None else "pure-Python scorer"
+        report.ok.append(f"crisis model: data {meta['data_version']} ({meta['rows']:,} rows), {fast}")
 
 
 def _check_ledger(config: Config, report: Report) -> None:

@@ -21,7 +21,8 @@ from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 from core.channel import CardChange, Channel
-from core.crisis import Resource
+from core.crisis import CrisisMatch, Resource
+from core.crisis._second import ask as ask_second_opinion
 from core.crisis_desk import CrisisDesk, CrisisSettings, Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotFound
 from core.ledger import ApprovalRow, EventRow, IntegrityError, Ledger
@@ -180,6 +181,8 @@ class Broker:
         requester = requester or Requester()
         digest = request.content_hash()
         verdict = await asyncio.to_thread(self.classify, request) if _is_long(request) else self.classify(request)
+        if verdict.concern and self.crisis.second_opinion is not None:
+            verdict = await self._second_opinion(request, verdict)
         if verdict.crisis is not None:
             return self._submit_crisis(request, verdict, requester, digest)
         if request.idempotency_key:
@@ -189,9 +192,12 @@ class Broker:
 
         now = self.clock()
         tier = verdict.tier
+        reason = verdict.reason
+        if verdict.concern:  # the card carries the resources: whoever reads it may be the person at risk
+            reason += ". If someone may be at risk: " + "; ".join(f"{r.name}: {r.contact}" for r in self.settings.resources)
         row = ApprovalRow(
             id=new_id(), status=Status.PENDING.value, tier=int(tier), original_tier=int(tier),
-            reason=verdict.reason, rule=verdict.rule, action=request.action, command=request.command,
+            reason=reason, rule=verdict.rule, action=request.action, command=request.command,
             description=request.description, cwd=request.cwd, agent=request.agent, session=request.session,
             idempotency_key=request.idempotency_key, content_hash=digest,
             metadata_json=json.dumps(request.metadata) if request.metadata is not None else None,
@@ -199,7 +205,8 @@ class Broker:
         )
         events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier=tier.name, rule=verdict.rule)]
 
-        if tier == Tier.SAFE or (tier == Tier.LOW and self.settings.low_without_llm == "approve"):
+        auto = tier == Tier.SAFE or (tier == Tier.LOW and self.settings.low_without_llm == "approve")
+        if auto and not verdict.concern:  # (a concern is at least MEDIUM already: never approved by policy)
             row.status = Status.APPROVED.value
             _decide_row(row, POLICY_ACTOR, now)
             events.append(_event(row.id, "decided", now, actor="policy", channel="auto", outcome="approved"))
@@ -223,6 +230,15 @@ class Broker:
             self._schedule(approval.id, row.deadline)
             self._spawn(self._post_cards(approval))
         return approval
+
+    async def _second_opinion(self, request: ApprovalRequest, verdict: Classification) -> Classification:
+        """A grey-zone request asked of the LLM (crisis.second_opinion): a crisis if it says so, else unchanged
+        (it only adds; a failure or timeout changes nothing)."""
+        text = "\n".join(t for t in (request.description, request.command) if t)
+        if not await ask_second_opinion(self.crisis.second_opinion, text, self.settings.crisis.second_opinion_timeout):
+            return verdict
+        return Classification(Tier.CRITICAL, "crisis language (a second opinion on possible crisis language)",
+                              "crisis.second_opinion", CrisisMatch("warning_sign", None, "llm"))
 
     def _submit_crisis(self, request: ApprovalRequest, verdict: Classification, requester: Requester,
                        digest: str) -> Approval:

@@ -20,11 +20,15 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from core.crisis import DEFAULT_RESOURCES, CrisisMatch, Resource
+from core.crisis._second import SecondOpinion
+from core.crisis._second import ask as ask_second_opinion
 from core.ledger import CrisisAlertRow, EventRow, Ledger
 from core.models import Actor, rfc3339, utcnow
 
 log = logging.getLogger("signoff.crisis")
 
+#: the category of a grey-zone note (:meth:`CrisisDesk.raise_concern`)
+CONCERN = "concern"
 #: Seconds between attempts to write a crisis alert to the ledger or deliver it to a platform.
 RETRY_DELAYS_S = (0.5, 1, 2, 5, 10, 30, 60)
 
@@ -36,6 +40,7 @@ class CrisisSettings(BaseModel):
     ack_timeout: float = 120.0
     max_realerts: int = 10
     store_text: bool = True
+    second_opinion_timeout: float = 10.0  # seconds an LLM second opinion may take (llm.timeout)
 
 
 class CrisisAlert(BaseModel):
@@ -60,6 +65,24 @@ class CrisisAlert(BaseModel):
     acknowledged_by_name: str | None = None
     realerts: int = 0
     resources: tuple[Resource, ...] = DEFAULT_RESOURCES
+
+    @property
+    def is_concern(self) -> bool:
+        """A quiet grey-zone note (:meth:`CrisisDesk.raise_concern`), not an alert."""
+        return self.category == CONCERN
+
+    @property
+    def headline(self) -> str:
+        """The first words a responder reads."""
+        return "Possible crisis (a quiet note)" if self.is_concern else "Crisis alert"
+
+    @property
+    def signal(self) -> str:
+        """What raised it and what the person was given."""
+        if self.is_concern:
+            return ("possible crisis language (below the alert threshold). A gentle check-in with the crisis "
+                    "resources (988) was sent; there will be no re-alerts.")
+        return f"{self.category}. The crisis resources (988) were given at once."
 
     @property
     def where(self) -> str:
@@ -109,7 +132,8 @@ class Origin:
 
 @dataclass
 class CrisisDesk:
-    """Raises, persists, delivers, re-alerts and acknowledges crisis alerts.
+    """Raises, persists, delivers, re-alerts and acknowledges crisis alerts, and the quiet notes of the grey
+    zone (:meth:`raise_concern`).
 
     While the daemon runs, the alerts in memory are the authority (an acknowledgement is a check and
     a set with no await between them, so the first responder wins); the ledger is written behind, one
@@ -122,6 +146,7 @@ class CrisisDesk:
         channels: the platform channels (the broker's list: shared, so later attachments count).
         settings: resources, ack timeout, re-alert bound, privacy.
         scheduler: runs re-alert timers; None disables re-alerts.
+        second_opinion: asked about grey-zone messages (an LLM, where configured); it can only add an alert.
     """
 
     ledger: Ledger
@@ -129,6 +154,7 @@ class CrisisDesk:
     settings: CrisisSettings = field(default_factory=CrisisSettings)
     scheduler: JobScheduler | None = None
     clock: Callable[[], datetime] = utcnow
+    second_opinion: SecondOpinion | None = None
     _alerts: dict[str, CrisisAlert] = field(default_factory=dict)
     _writes: dict[str, list[Callable[[], Awaitable]]] = field(default_factory=dict)
     _writers: dict[str, asyncio.Task] = field(default_factory=dict)
@@ -141,21 +167,42 @@ class CrisisDesk:
         ``match`` None means the caller judged it a crisis itself (``POST /v1/crisis``): category
         ``reported``.
         """
+        alert = self._raise(text, origin, match.category if match else "reported",
+                            match.evidence if match else None, alert_id)
+        self._schedule(alert)
+        return alert.model_copy()
+
+    def raise_concern(self, text: str, origin: Origin) -> CrisisAlert:
+        """A quiet note for the grey zone (the model's score is below the alert): category ``concern``,
+        delivered to the responders once, recorded, never re-alerted. Where a second opinion is configured it
+        is asked in the background, and a full alert (category ``warning_sign``) follows if it says crisis.
+        Never awaits I/O."""
+        alert = self._raise(text, origin, CONCERN, None, None)
+        if self.second_opinion is not None:
+            self._spawn(self._second_opinion(text, origin))
+        return alert.model_copy()
+
+    async def _second_opinion(self, text: str, origin: Origin) -> None:
+        if await ask_second_opinion(self.second_opinion, text, self.settings.second_opinion_timeout):
+            log.warning("the crisis second opinion judged a grey-zone message a crisis: alerting")
+            self.raise_alert(text, origin, CrisisMatch("warning_sign", None, "llm"))
+
+    def _raise(self, text: str, origin: Origin, category: str, evidence: str | None,
+               alert_id: str | None) -> CrisisAlert:
         from core.broker import new_id
 
         alert = CrisisAlert(
-            id=alert_id or new_id(), created_at=self.clock(), category=match.category if match else "reported",
-            evidence=match.evidence if match else None, text=text, source=origin.source, chat=origin.chat,
-            user_ref=origin.user_ref, user_name=origin.user_name, agent=origin.agent, session=origin.session,
-            approval_id=origin.approval_id, resources=self.settings.resources,
+            id=alert_id or new_id(), created_at=self.clock(), category=category, evidence=evidence, text=text,
+            source=origin.source, chat=origin.chat, user_ref=origin.user_ref, user_name=origin.user_name,
+            agent=origin.agent, session=origin.session, approval_id=origin.approval_id,
+            resources=self.settings.resources,
         )
         self._alerts[alert.id] = alert
         row, ev = self._row(alert), self._raised_event(alert)
         self._write(alert.id, lambda: self.ledger.insert_crisis(row, ev))
         for channel in self.channels:
             self._spawn(self._deliver(channel, "alert_crisis", alert.model_copy(), 0))
-        self._schedule(alert)
-        return alert.model_copy()
+        return alert
 
     async def acknowledge(self, alert_id: str, actor: Actor) -> CrisisAlert:
         """Record the first responder ("I'm on it"); every copy of the alert is edited to show them.
@@ -199,6 +246,8 @@ class CrisisDesk:
         """After a start: re-arm re-alerts of every unacknowledged alert still under its bound."""
         count = 0
         for row in await self.ledger.unacknowledged_crises():
+            if row.category == CONCERN:
+                continue  # a quiet note is never re-alerted
             alert = self._alerts.setdefault(row.id, self._merge(row))
             if alert.realerts < self.settings.max_realerts:
                 self._schedule(alert, due=max(self.clock(), row.created_at + self._interval * (row.realerts + 1)))

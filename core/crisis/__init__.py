@@ -1,12 +1,12 @@
 """Crisis detection: messages that show a person thinking of suicide or self-harm.
 
-Public names: :func:`detect_crisis`, :class:`CrisisMatch`, :data:`DEFAULT_RESOURCES`, :class:`Resource`, :func:`support_message`,
-:func:`compiled`.
+Public names: :func:`detect_crisis`, :func:`assess_crisis`, :class:`CrisisMatch`, :class:`CrisisAssessment`,
+:data:`DEFAULT_RESOURCES`, :class:`Resource`, :func:`support_message`, :func:`check_in_message`, :func:`compiled`.
 """
 
 import sys
 
-from core.crisis._resources import DEFAULT_RESOURCES, Resource, support_message
+from core.crisis._resources import DEFAULT_RESOURCES, Resource, check_in_message, support_message
 
 
 def clear_caches() -> None:
@@ -18,6 +18,9 @@ def clear_caches() -> None:
     det = sys.modules.get("core.crisis._detect")
     if det is not None:
         det._NAME_CACHE.clear()
+    model = sys.modules.get("core.crisis._model")
+    if model is not None:
+        model._WORD_SUMS.clear()
 
 
 def compiled() -> bool:
@@ -32,11 +35,12 @@ def compiled() -> bool:
 def __getattr__(name: str):
     # The detector compiles its phrase tables on import (~0.1 s): load it only when it is used, so
     # `signoff request` (which only needs Resource, through the config) starts fast.
-    if name in ("CrisisMatch", "detect_crisis"):
+    if name in ("CrisisAssessment", "CrisisMatch", "assess_crisis", "detect_crisis"):
         from core.crisis import _detect
 
         return getattr(_detect, name)
     raise AttributeError(f"module 'core.crisis' has no attribute {name!r}")
 
 
-__all__ = ["CrisisMatch", "DEFAULT_RESOURCES", "Resource", "compiled", "detect_crisis", "support_message"]
+__all__ = ["CrisisAssessment", "CrisisMatch", "DEFAULT_RESOURCES", "Resource", "assess_crisis", "check_in_message",
+           "compiled", "detect_crisis", "support_message"]

@@ -1,6 +1,13 @@
-"""Crisis detector: deterministic, local, linear time.
+"""Crisis detector: deterministic, local, linear time. Two layers, and the verdict is their union:
 
-``detect_crisis(*texts)`` normalises each text into canonical tokens (``_normalise``), finds every phrase of
+* the phrase tables (:func:`tables_match`), below;
+* the learned layer (``_model``): a linear model over character and word n-grams, trained on the labelled
+  corpus. Its score alerts at or above the threshold chosen out-of-fold (``model().alert``); between the grey
+  zone's lower edge and that threshold the assessment is a *concern*: no alert, but the person is checked on
+  and an agent request needs a person.
+
+:func:`assess_crisis` gives both layers' answer (:class:`CrisisAssessment`); :func:`detect_crisis` only the
+alert. ``tables_match(*texts)`` normalises each text into canonical tokens (``_normalise``), finds every phrase of
 the tables (``_phrases``) with a token automaton (``_matcher``) and decides:
 
 * a *strong* phrase alerts on its own unless it is negated in its own clause ("I'm not suicidal"), sits
@@ -16,11 +23,13 @@ second clause.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from operator import attrgetter
 
+from core.crisis import _model
 from core.crisis import _phrases as P
 from core.crisis._matcher import Automaton
 from core.crisis._normalise import (
@@ -96,7 +105,7 @@ class _Hit:
 class _Text:
     """One analysed text: original, folded form, canonical tokens and their raw-token sources."""
 
-    __slots__ = ("text", "folded", "toks", "tokset", "_src", "_spans", "_ends")
+    __slots__ = ("text", "folded", "toks", "tokset", "_src", "_spans", "_ends", "cleared")
 
     def __init__(self, text: str, folded: str | None = None, toks: list[str] | None = None) -> None:
         self.text = text
@@ -106,6 +115,9 @@ class _Text:
         self._src: list[tuple[int, int]] | None = None
         self._spans: list[tuple[int, int]] | None = None
         self._ends: list[int] | None = None
+        #: token spans of phrases the tables found and cleared (negated, in an idiom, in a context that clears
+        #: them): the model does not read them (see :func:`_unread`)
+        self.cleared: list[tuple[int, int]] = []
 
     def words(self) -> frozenset[str]:
         return self.tokset
@@ -220,7 +232,7 @@ def _refine(category: str, toks: list[str], start: int, end: int) -> str:
 
 
 def _analyse(t: _Text, idx: int, strong: list[_Hit], weak: list[_Hit]) -> None:
-    cands = _MAIN.find(t.toks, t.tokset)
+    cands = _MAIN.find(t.toks, t.tokset, rejected=t.cleared)  # (refused by a lookahead: cleared too)
     if not cands:
         return
     markers: dict[str, list[tuple[int, int]]] = {}
@@ -233,28 +245,34 @@ def _analyse(t: _Text, idx: int, strong: list[_Hit], weak: list[_Hit]) -> None:
             markers.setdefault(_PATTERNS[pid].category, []).append((s, e))
     excl = markers.get("exclude", ())
     toks = t.toks
+    cleared = t.cleared
     for pid, s, e in cands:
         pat = _PATTERNS[pid]
         flags = pat.flags
-        if any(xs <= s and e <= xe for xs, xe in excl):
+        idiom = next(((xs, xe) for xs, xe in excl if xs <= s and e <= xe), None)
+        if idiom is not None:
+            cleared.append(idiom)
             continue
-        if "n" in flags and _negated(toks, s):
+        if ("n" in flags and _negated(toks, s)) or _cleared_by_context(t, markers, flags, s, e):
+            cleared.append((s, e))
             continue
         if "o" in flags and not _alone(toks, s, e):
             continue
-        if "h" in flags and "serious" not in markers:
-            if not P.HYPERBOLE_WORDS.isdisjoint(t.words()) or (e < len(toks) and toks[e] in P.HYPERBOLE_NEXT):
-                continue
-        if "c" in flags and not P.CONTEXT_WORDS.isdisjoint(t.words()):
-            continue
-        if "j" in flags and "job" in markers:
-            continue
-        if "a" in flags and "accident" in markers:
-            continue
-        if "m" in flags and "moving" in markers:
-            continue
         hit = _Hit(pid, s, e, idx, pat.category)
         (weak if pat.weak else strong).append(hit)
+
+
+def _cleared_by_context(t: _Text, markers: dict[str, list[tuple[int, int]]], flags: str, s: int, e: int) -> bool:
+    """Whether a phrase's flags and the text's context markers clear it (hyperbole for slang; research, media
+    or game words; a job farewell; an accident; moving house)."""
+    toks = t.toks
+    if "h" in flags and "serious" not in markers:
+        if not P.HYPERBOLE_WORDS.isdisjoint(t.words()) or (e < len(toks) and toks[e] in P.HYPERBOLE_NEXT):
+            return True
+    if "c" in flags and not P.CONTEXT_WORDS.isdisjoint(t.words()):
+        return True
+    return ("j" in flags and "job" in markers) or ("a" in flags and "accident" in markers) or (
+        "m" in flags and "moving" in markers)
 
 
 def _pick_weak(weak: list[_Hit]) -> list[_Hit]:
@@ -333,8 +351,10 @@ def _verdict(analysed: list[_Text], strong: list[_Hit], weak: list[_Hit]) -> Cri
 _NAME_CACHE: dict[str, bool] = {}
 
 
-def detect_crisis_request(action: str | None, command: str | None, description: str | None) -> CrisisMatch | None:
-    """:func:`detect_crisis` of one request's fields, remembering which action names (a small, repeating set)
+def tables_match_request(action: str | None, command: str | None, description: str | None,
+                         analysed: list[_Text] | None = None, folds: dict[str, str] | None = None
+                         ) -> CrisisMatch | None:
+    """:func:`tables_match` of one request's fields, remembering which action names (a small, repeating set)
     cannot match at all, so that the common case reads only the command and the description."""
     if action and len(action) <= 128:
         hit = _NAME_CACHE.get(action)
@@ -344,12 +364,20 @@ def detect_crisis_request(action: str | None, command: str | None, description: 
                 _NAME_CACHE.clear()
             _NAME_CACHE[action] = hit
         if not hit:
-            return detect_crisis(command, description)
-    return detect_crisis(action, command, description)
+            return _tables((command, description), analysed if analysed is not None else [], folds)
+    return _tables((action, command, description), analysed if analysed is not None else [], folds)
 
 
-def detect_crisis(*texts: str | None) -> CrisisMatch | None:
-    """Check the texts of one request or message for crisis language.
+def tables_match(*texts: str | None) -> CrisisMatch | None:
+    """Check the texts of one request or message against the phrase tables (the learned layer aside: see
+    :func:`assess_crisis`); see :func:`_tables`."""
+    return _tables(texts, [])
+
+
+def _tables(texts: tuple[str | None, ...], analysed: list[_Text], folds: dict[str, str] | None = None
+            ) -> CrisisMatch | None:
+    """The tables' verdict on ``texts``; ``analysed`` receives every text (or window) read closely, with the
+    phrases it cleared; ``folds``, when given, every text and window folded (the model reads them too).
 
     ``texts`` are the fields of one request (action, command, description) or one chat message; ``None`` and
     empty entries are skipped. Weak warning signs are combined across all of them. Returns the most severe
@@ -360,7 +388,6 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
     strong hit decides (its most severe match), windows identical to one already read are skipped, and weak
     signals pair only within one window.
     """
-    analysed: list[_Text] = []
     strong: list[_Hit] = []
     weak: list[_Hit] = []
     for text in texts:
@@ -371,6 +398,8 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
         if len(text) > _WINDOW + _WINDOW // 2:
             wins = list(dict.fromkeys(_windows(text)))  # (identical windows read once)
             folded = list(map(fold, wins))
+            if folds is not None:
+                folds.update(zip(wins, folded, strict=True))
             chunked = list(map(str.split, folded))
             learn(list(chain.from_iterable(chunked)))  # every new chunk read in one bulk pass, not window by window
             for win, fw, chunks in zip(wins, folded, chunked, strict=True):
@@ -388,6 +417,8 @@ def detect_crisis(*texts: str | None) -> CrisisMatch | None:
                         weak += local
             continue
         ft = fold(text)
+        if folds is not None:
+            folds[text] = ft
         _read(text, ft, relevant_tokens(ft, _RELEVANT), analysed, strong, weak)
     return _verdict(analysed, strong, weak)
 
@@ -401,3 +432,151 @@ def _read(text: str, folded: str, toks: list[str] | None, analysed: list[_Text],
     t = _Text(text, folded, toks)
     analysed.append(t)
     _analyse(t, len(analysed) - 1, strong, weak)
+
+
+@dataclass(frozen=True, slots=True)
+class CrisisAssessment:
+    """Both layers' answer on one message or request.
+
+    ``match`` is the alert (the tables' match, or the model's with ``family="model"``), or None; ``concern``
+    is True when there is no alert but the model's score is in the grey zone (``model().concern <= score <
+    model().alert``); ``score`` is the model's score (a logit), None when the model did not run (a tables
+    match decides alone, there was no text, or the model could not be loaded)."""
+
+    match: CrisisMatch | None
+    concern: bool = False
+    score: float | None = None
+
+
+_NOTHING = CrisisAssessment(None)
+_MODEL_BROKEN: list[str] = []  # why the model could not be loaded (logged once; the tables go on alone)
+log = logging.getLogger("signoff.crisis")
+
+
+def _loaded_model():
+    if _MODEL_BROKEN:
+        return None
+    try:
+        return _model.model()
+    except (OSError, ValueError) as exc:
+        _MODEL_BROKEN.append(str(exc))
+        log.error("the crisis model could not be loaded (%s): the phrase tables check alone", exc)
+        return None
+
+
+def model_status() -> str | None:
+    """None when the learned layer is loaded and in use, else why not (for ``signoff doctor``)."""
+    _loaded_model()
+    return _MODEL_BROKEN[0] if _MODEL_BROKEN else None
+
+
+def _unread(analysed: list[_Text]):
+    """``piece -> piece`` without the phrases the tables cleared in it (negated, idioms, cleared by context):
+    the model does not read what the tables know is not a crisis ("I'm not suicidal", "die laughing")."""
+    cuts: dict[str, str] = {}
+    for t in analysed:
+        if not t.cleared:
+            continue
+        spans = sorted(sp for sp in (t.orig_span(a, b) for a, b in t.cleared) if sp is not None)
+        out, pos = [], 0
+        for a, b in spans:
+            if a > pos:
+                out.append(t.text[pos:a])
+            pos = max(pos, b)
+        out.append(t.text[pos:])
+        cuts[t.text] = " ".join(out)
+    if not cuts:
+        return None
+    return lambda piece: cuts.get(piece, piece)
+
+
+def _assess_model(texts: tuple[str | None, ...], analysed: list[_Text], folds: dict[str, str]
+                  ) -> CrisisAssessment:
+    m = _loaded_model()
+    if m is None:
+        return _NOTHING
+    texts = tuple(t if t is None or type(t) is str else str(t) for t in texts)
+    s = _model.score(*texts, folds=folds)
+    if s is None:
+        return _NOTHING
+    rewrite = None
+    if s >= m.concern and any(t.cleared for t in analysed):
+        # the phrases the tables cleared are cut only where the text would count otherwise (cutting reads the
+        # text closely again; a cleared phrase is crisis language, so cutting it lowers the score)
+        rewrite = _unread(analysed)
+        s = _model.score(*texts, rewrite=rewrite)
+    # Where the tables read a crisis phrase and cleared it (negated, an idiom, a context that clears it), the
+    # model, which cannot read negation, may raise a concern but not an alert against them.
+    if s >= m.alert and rewrite is None:
+        return CrisisAssessment(CrisisMatch("warning_sign", _model_evidence(texts, rewrite), "model"), False, s)
+    return CrisisAssessment(None, s >= m.concern, s)
+
+
+_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]*")
+_EVIDENCE_SENTENCES = 64  # sentences of the best piece scored for the evidence, at most
+
+
+def _model_evidence(texts: tuple[str | None, ...], rewrite=None) -> str:
+    """The sentence the model scores highest, in the piece (a text, or a window of a long one) it scores
+    highest: what a responder reads first."""
+    pieces = []
+    for t in texts:
+        if t:
+            pieces += list(dict.fromkeys(_windows(t))) if len(t) > _WINDOW + _WINDOW // 2 else [t]
+    if rewrite is not None:
+        pieces = [rewrite(p) for p in pieces]
+    piece = max(pieces, key=lambda p: _model.score_folded(fold(p)))
+    sentences = [m.group().strip() for m in islice(_SENTENCE.finditer(piece), _EVIDENCE_SENTENCES)]
+    sentences = [x for x in sentences if x] or [piece.strip()]
+    best = max(sentences, key=lambda x: _model.score_folded(fold(x)))
+    return best if len(best) <= _EVIDENCE_MAX else best[:_EVIDENCE_MAX] + "…"
+
+
+def assess_crisis(*texts: str | None) -> CrisisAssessment:
+    """Both layers on the texts of one message or request (see :func:`tables_match` for the tables; the model
+    reads the texts together). The tables' match wins when there is one (the model is then not run)."""
+    analysed: list[_Text] = []
+    folds: dict[str, str] = {}
+    match = _tables(texts, analysed, folds)
+    if match is not None:
+        return CrisisAssessment(match)
+    return _assess_model(texts, analysed, folds)
+
+
+def assess_crisis_request(action: str | None, command: str | None, description: str | None) -> CrisisAssessment:
+    """:func:`assess_crisis` of one agent request: the tables read all three fields, the model the command and
+    the description (a tool's name is not what a person wrote)."""
+    analysed: list[_Text] = []
+    folds: dict[str, str] = {}
+    match = tables_match_request(action, command, description, analysed, folds)
+    if match is not None:
+        return CrisisAssessment(match)
+    return _assess_model((command, description), analysed, folds)
+
+
+def detect_crisis(*texts: str | None) -> CrisisMatch | None:
+    """The crisis alert on the texts of one request or message, or None: the tables' match (the most severe
+    one, see :func:`tables_match`), else the model's when its score reaches the alert threshold (category
+    ``warning_sign``, family ``model``, the sentence it scores highest as evidence)."""
+    return assess_crisis(*texts).match
+
+
+def detect_crisis_request(action: str | None, command: str | None, description: str | None) -> CrisisMatch | None:
+    """:func:`detect_crisis` of one agent request (see :func:`assess_crisis_request`)."""
+    return assess_crisis_request(action, command, description).match
+
+
+def model_reading(texts: tuple[str | None, ...], action: str | None = None,
+                  request: bool = False) -> tuple[bool, str, bool]:
+    """``(the tables alert, the folded text the model reads, the tables cleared a phrase)`` for one message
+    (``texts``) or, with ``request``, one agent request (``action`` and ``texts`` = command, description): what
+    training sees, the same as :func:`assess_crisis` would read (long texts whole, not in windows)."""
+    analysed: list[_Text] = []
+    if request:
+        hit = tables_match_request(action, *texts, analysed) is not None
+    else:
+        hit = _tables(texts, analysed) is not None
+    rewrite = _unread(analysed)
+    if rewrite is not None:
+        texts = tuple(rewrite(t) if t else t for t in texts)
+    return hit, _model.model_text(*texts), rewrite is not None

@@ -273,12 +273,14 @@ class Automaton:
     # -----------------------------------------------------------------------------------------------------
 
     def find(
-        self, toks: list[str], tokset: frozenset[str] | None = None, near: list[int] | None = None, reach: int = 0
+        self, toks: list[str], tokset: frozenset[str] | None = None, near: list[int] | None = None, reach: int = 0,
+        rejected: list[tuple[int, int]] | None = None,
     ) -> set[tuple[int, int, int]]:
         """Every ``(pattern id, start, end)`` match in ``toks`` (end exclusive).
 
         With ``near``, only matches starting at most ``reach`` tokens before one of these positions (or at
-        it) are looked for.
+        it) are looked for. ``rejected``, when given, receives the ``(start, end)`` spans of matches that only
+        a final negative lookahead refused ("want to die" before "laughing": the span includes that word).
         """
         hits: set[tuple[int, int, int]] = set()
         if tokset is None:
@@ -325,13 +327,14 @@ class Automaton:
                 nxt = toks[i + 1] if i + 1 < n else None
                 for c in nodes:
                     if c.out or c.special or nxt in c.lit:
-                        walk(c, i + 1, i, toks, n, hits)
+                        walk(c, i + 1, i, toks, n, hits, rejected)
         if self.pid_offset:
             off = self.pid_offset
             return {(p + off, s, e) for p, s, e in hits}
         return hits
 
-    def _walk(self, node: _Node, j: int, start: int, toks: list[str], n: int, hits: set) -> None:
+    def _walk(self, node: _Node, j: int, start: int, toks: list[str], n: int, hits: set,
+              rejected: list[tuple[int, int]] | None = None) -> None:
         if node.out:
             for pid in node.out:
                 hits.add((pid, start, j))
@@ -341,7 +344,7 @@ class Automaton:
                 nxt = toks[j + 1] if j + 1 < n else None
                 for c in children:
                     if c.out or c.special or nxt in c.lit:
-                        self._walk(c, j + 1, start, toks, n, hits)
+                        self._walk(c, j + 1, start, toks, n, hits, rejected)
         if node.special:
             for gmax, cross, c in node.gaps:
                 # only descend where the node after the gap can do something
@@ -351,13 +354,15 @@ class Automaton:
                 k = j
                 while True:
                     if eager or (k < n and toks[k] in lit):
-                        self._walk(c, k, start, toks, n, hits)
+                        self._walk(c, k, start, toks, n, hits, rejected)
                     if k >= end or (not cross and toks[k] == "."):
                         break
                     k += 1
             for words, c in node.negs:
                 if j >= n or toks[j] not in words:
-                    self._walk(c, j, start, toks, n, hits)
+                    self._walk(c, j, start, toks, n, hits, rejected)
+                elif rejected is not None and c.out:
+                    rejected.append((start, j + 1))
             for c in node.bnds:
                 if j >= n or toks[j] in _BOUNDS:
-                    self._walk(c, j, start, toks, n, hits)
+                    self._walk(c, j, start, toks, n, hits, rejected)

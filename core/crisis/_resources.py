@@ -34,3 +34,17 @@ def support_message(resources: tuple[Resource, ...] | list[Resource]) -> str:
     lines += [f"• {r.name}: {r.contact}" for r in resources]
     lines += ["", "If you can, reach out to one of them now, or to someone you trust. You matter."]
     return "\n".join(lines)
+
+
+def check_in_message(resources: tuple[Resource, ...] | list[Resource]) -> str:
+    """The reply when a message *might* show a person in crisis (the grey zone: no alert): a gentle check-in
+    that asks rather than assumes, with the same resources. Safe-messaging guidance as for
+    :func:`support_message`; asking directly about suicide does not raise the risk (988lifeline.org)."""
+    lines = [
+        "I want to check in with you. It sounds like things might be really hard right now.",
+        "If you're having thoughts of suicide or of hurting yourself, you don't have to face that alone:",
+        "",
+    ]
+    lines += [f"• {r.name}: {r.contact}" for r in resources]
+    lines += ["", "And if I've read you wrong, that's okay. I'm glad you're here."]
+    return "\n".join(lines)

@@ -4,12 +4,13 @@ tier of its command (tiers.md)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from core.crisis import CrisisMatch
-from core.crisis._detect import detect_crisis_request
+from core.crisis._detect import assess_crisis_request
 from core.policy import _paths as P
 from core.policy import tables as T
 from core.policy._actions import exact_key, server_part, split_words, tool_part, word_tier
@@ -22,6 +23,8 @@ from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
+#: where a shell command can carry a person's words: a quote, a comment, a here-document
+_PROSE = re.compile(r"[\"'`#]|<<")
 #: longest command text read (the API caps commands at 32 KiB of UTF-8)
 MAX_COMMAND = 64 * 1024
 
@@ -35,12 +38,15 @@ class Classification:
         reason: a phone-readable explanation naming the rule that decided.
         rule: a stable rule id, e.g. ``shell.rm.recursive.sysroot``, ``action.word.deploy``, ``sql.drop``.
         crisis: the crisis match when crisis language was found, else None.
+        concern: True when the crisis model's score is in its grey zone (no alert): the request needs a person
+            (at least MEDIUM, never approved by policy) and its card carries the crisis resources.
     """
 
     tier: Tier
     reason: str
     rule: str
     crisis: CrisisMatch | None = None
+    concern: bool = False
 
 
 @dataclass(frozen=True)
@@ -175,12 +181,25 @@ class Policy:
             res = self._classify(action, command[:MAX_COMMAND], description, cwd)
             if res.tier < H:
                 res = Classification(H, f"command longer than {MAX_COMMAND // 1024} KiB: not read fully",
-                                     "input.too_long", res.crisis)
+                                     "input.too_long", res.crisis, res.concern)
             return res
-        crisis = detect_crisis_request(action, command, description)
+        assessment = assess_crisis_request(action, command, description)
+        crisis = assessment.match
         if crisis is not None:
             return Classification(Tier.CRITICAL, f"crisis language ({crisis.category})", f"crisis.{crisis.category}",
                                   crisis)
+        res = self._classify_kind(action, command, cwd)
+        if not assessment.concern or (not description and self._action_kind(action)[0] == "shell"
+                                      and not _PROSE.search(command)):
+            return res  # (the grey zone is for prose: a shell command with no quote, comment or here-document
+            #            has no place for a person's words, and its syntax reads as noise to the model)
+        if res.tier < M:
+            return Classification(M, f"possible crisis language: a person should look ({res.reason})",
+                                  "crisis.concern", None, True)
+        return Classification(res.tier, f"{res.reason}; possible crisis language: a person should look", res.rule,
+                              None, True)
+
+    def _classify_kind(self, action, command, cwd) -> Classification:
         kind, info = self._action_kind(action)
         if kind == "shell":
             return self._shell_action(command, cwd)

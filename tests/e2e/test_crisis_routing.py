@@ -33,14 +33,18 @@ async def test_private_message_gets_resources_and_alerts_responders(telegram, st
 
 async def test_developer_language_gets_no_reply(telegram, start_daemon, short_tmp):
     daemon, api = await start_daemon(make_config(short_tmp, telegram))
-    for text in ("kill the process on port 8080", "this bug is killing me", "kill -9 1234", "do it or die trying"):
+    for text in ("kill the process on port 8080", "this bug is killing me", "kill -9 1234"):
         telegram.send_user_message(PERSON, text, PERSON)
     telegram.send_user_message(PERSON, "thanks", PERSON)
+    # An idiom with "die" in it may get the gentle check-in (the model's grey zone: it reads words, not
+    # idioms), never the crisis reply or an alert.
+    telegram.send_user_message(PERSON + 2, "do it or die trying", PERSON + 2)
     # A later crisis message is a marker: once it is answered, the messages above were handled.
     telegram.send_user_message(PERSON + 1, "i want to die", PERSON + 1)
     await telegram.wait_for(lambda: telegram.sent(PERSON + 1) and len(alerts(telegram)) == 1)
     await daemon.broker.drain()
     assert telegram.sent(PERSON) == [] and len(alerts(telegram)) == 1
+    assert all("check in" in m.text for m in telegram.sent(PERSON + 2))
 
 
 async def test_group_third_person_report_alerts(telegram, start_daemon, short_tmp):
