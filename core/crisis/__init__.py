@@ -10,7 +10,8 @@ from core.crisis._resources import DEFAULT_RESOURCES, Resource, check_in_message
 
 
 def clear_caches() -> None:
-    """Forget everything the detector has memoised (chunk and word caches, character table, action names),
+    """Forget everything the detector has memoised (chunk and word caches, character table, action names,
+    assessments of short requests),
     so that the next call pays the cost of a never-seen text (benchmarks and tests of the cold path)."""
     norm = sys.modules.get("core.crisis._normalise")
     if norm is not None:
@@ -18,6 +19,7 @@ def clear_caches() -> None:
     det = sys.modules.get("core.crisis._detect")
     if det is not None:
         det._NAME_CACHE.clear()
+        det._REQUEST_MEMO.clear()
     model = sys.modules.get("core.crisis._model")
     if model is not None:
         model._WORD_SUMS.clear()

@@ -492,13 +492,31 @@ def _unread(analysed: list[_Text]):
 
 def _assess_model(texts: tuple[str | None, ...], analysed: list[_Text], folds: dict[str, str]
                   ) -> CrisisAssessment:
-    m = _loaded_model()
+    m = _model._MODEL or _loaded_model()
     if m is None:
         return _NOTHING
-    texts = tuple(t if t is None or type(t) is str else str(t) for t in texts)
-    s = _model.score(*texts, folds=folds)
-    if s is None:
-        return _NOTHING
+    parts: list[str] = []
+    for t in texts:  # the common case (short texts) inline: this runs on every request
+        if not t:
+            continue
+        if type(t) is not str:
+            t = str(t)
+        if len(t) > _WINDOW + _WINDOW // 2:
+            parts = []
+            break
+        f = folds.get(t)
+        parts.append(f if f is not None else fold(t))
+    else:
+        if not parts:
+            return _NOTHING
+        fast = _model._FAST
+        joined = " ".join(parts)
+        s = fast.score(joined.encode("utf-8")) if fast is not None else m.score_folded(joined)
+    if not parts:
+        texts = tuple(t if t is None or type(t) is str else str(t) for t in texts)
+        s = _model.score(*texts, folds=folds)
+        if s is None:
+            return _NOTHING
     rewrite = None
     if s >= m.concern and any(t.cleared for t in analysed):
         # the phrases the tables cleared are cut only where the text would count otherwise (cutting reads the
@@ -546,12 +564,27 @@ def assess_crisis(*texts: str | None) -> CrisisAssessment:
 def assess_crisis_request(action: str | None, command: str | None, description: str | None) -> CrisisAssessment:
     """:func:`assess_crisis` of one agent request: the tables read all three fields, the model the command and
     the description (a tool's name is not what a person wrote)."""
+    key = (action, command, description)
+    short = (not command or len(command) <= _REQUEST_MEMO_TEXT) and (not description or len(description) <= _REQUEST_MEMO_TEXT)
+    if short:
+        hit = _REQUEST_MEMO.get(key)
+        if hit is not None:
+            return hit
     analysed: list[_Text] = []
     folds: dict[str, str] = {}
     match = tables_match_request(action, command, description, analysed, folds)
-    if match is not None:
-        return CrisisAssessment(match)
-    return _assess_model((command, description), analysed, folds)
+    out = CrisisAssessment(match) if match is not None else _assess_model((command, description), analysed, folds)
+    if short and type(action) is str and type(command) in (str, type(None)) and type(description) in (str, type(None)):
+        if len(_REQUEST_MEMO) >= _REQUEST_MEMO_MAX:
+            _REQUEST_MEMO.clear()
+        _REQUEST_MEMO[key] = out
+    return out
+
+
+#: assessments of short requests already read (agents repeat their commands: ls, git status, the test run)
+_REQUEST_MEMO: dict[tuple, CrisisAssessment] = {}
+_REQUEST_MEMO_MAX = 4096
+_REQUEST_MEMO_TEXT = 1024  # characters of a command or description at most, for a request to be remembered
 
 
 def detect_crisis(*texts: str | None) -> CrisisMatch | None:
