@@ -175,6 +175,18 @@ def fresh() -> None:
             print(_line(f"fresh round {rnd} {label}", [r for r in rows if r["round"] == rnd and r["label"] == label]))
 
 
+#: rounds measured once when written and never trained on (tests/data/crisis_holdout/README.md)
+HOLDOUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis_holdout"
+
+
+def holdout() -> None:
+    """Recall and false alarms on the held-out rounds (never trained on)."""
+    for path in sorted(HOLDOUT.glob("*.jsonl")) if HOLDOUT.is_dir() else ():
+        rows = load(path)
+        for label in ("crisis", "not_crisis"):
+            print(_line(f"held out {path.stem} {label}", [r for r in rows if r["label"] == label]))
+
+
 def out_of_fold() -> None:
     """The model's out-of-fold figures, as its training run recorded them (``python -m core.crisis.train``):
     every row scored by a model that never saw its writer's round (grouped 5-fold cross-validation)."""
@@ -226,6 +238,7 @@ def main(argv: list[str]) -> None:
     fresh()
     if "--corpus" in argv:
         corpus()
+    holdout()
     out_of_fold()
     throughput(rows)
     hostile()

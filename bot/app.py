@@ -122,6 +122,11 @@ class Daemon:
                 reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 raise LedgerUnavailable(f"cannot open the ledger (ledger.url: {url}): {reason}") from exc
             policy = Policy(cfg.policy.tables())
+            from core.crisis._detect import model_status
+
+            broken = model_status()  # (loads the crisis model now, not on the first request)
+            if broken is not None:
+                log.error("the crisis model is not loaded (%s): the phrase tables check alone", broken)
             crisis = CrisisSettings(resources=tuple(cfg.crisis.resources), ack_timeout=cfg.crisis.ack_timeout,
                                     max_realerts=cfg.crisis.max_realerts, store_text=cfg.crisis.store_text,
                                     second_opinion_timeout=cfg.llm.timeout if cfg.llm else 10.0)

@@ -19,7 +19,8 @@ What it does:
 4. fits the model on all rows and writes it with the thresholds, the data version (SHA-256 of the rows read)
    and the out-of-fold figures per file and category.
 
-``shared/eval/`` is never read here: it stays a held-out measure (``bench/crisis.py``).
+``shared/eval/`` and ``tests/data/crisis_holdout/`` are never read here: they stay held-out measures
+(``bench/crisis.py``).
 Same data, same code, same scikit-learn: the same artifact (fixed seeds; liblinear is deterministic).
 """
 

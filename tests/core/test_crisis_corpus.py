@@ -48,3 +48,17 @@ def test_no_text_is_there_twice() -> None:
             k = _key(r)
             assert k not in seen, (path.name, seen.get(k), k[:80])
             seen[k] = path.name
+
+
+def test_held_out_rounds_are_not_trained_on() -> None:
+    """tests/data/crisis_holdout/: no row is in the corpus or the fresh rounds the model is trained on."""
+    trained = {_key(r) for r in _rows(DATA / "crisis_fresh.jsonl")}
+    for path in FILES:
+        trained |= {_key(r) for r in _rows(path)}
+    held = sorted((DATA / "crisis_holdout").glob("*.jsonl"))
+    assert held
+    for path in held:
+        rows = _rows(path)
+        assert {r["label"] for r in rows} == {"crisis", "not_crisis"}
+        overlap = [k for k in map(_key, rows) if k in trained]
+        assert not overlap, (path.name, overlap[:3])
