@@ -126,7 +126,7 @@ def _check_classifier(report: Report) -> None:
         report.ok.append("crisis check: compiled fast path")
     else:
         report.notes.append("crisis check: pure-Python path (no C compiler at install, or a stale build): same "
-                            "verdicts, about twice as slow on long never-seen texts; with a compiler, rebuild "
+                            "verdicts, about three times as slow on long never-seen texts; with a compiler, rebuild "
                             "with: pip install -e .")
     from core.crisis import _detect, _model
 

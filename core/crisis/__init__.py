@@ -28,7 +28,7 @@ def clear_caches() -> None:
 def compiled() -> bool:
     """Whether the crisis check reads text through its compiled fast path (``core/crisis/_fast.pyx``, built at
     install where a C compiler is). Without it the check gives the same verdicts, slower on long never-seen
-    texts (about twice the time on a 32 KiB one)."""
+    texts (about three times the time on a 32 KiB one)."""
     from core.crisis import _normalise
 
     return _normalise._fast is not None

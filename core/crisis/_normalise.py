@@ -22,12 +22,12 @@ The fast path (:func:`tokens`) and the evidence path (:func:`tokens_with_src`) s
 also returns, for each canonical token, the range of chunks it came from, so the detector can quote the
 original text.
 
-Cost: a never-seen text's chunks are learnt in bulk (:func:`_learn`), and a text's tokens are then assembled
-from the memo's token texts. Both run in the compiled fast path (``_fast.pyx``, built at install where a C
-compiler is; see :func:`_load_fast`) when it is there: it reads each chunk in C and hands to the functions of
-this module whatever needs more. Without it, the pure-Python bulk path (set, string and map operations in C over
-all new chunks at once; only what those cannot clear is read one chunk at a time) gives the same tokens in about
-twice the time. Every step is linear in the text.
+Cost: a never-seen text's chunks are learnt together (:func:`_learn`), and a text's tokens are then assembled
+from the memo's token texts. There are two readings of a chunk, and only two: the reference here
+(:func:`canon_chunk`, :func:`canon`) and the compiled fast path (``_fast.pyx``, built at install where a C
+compiler is; see :func:`_load_fast`), which reads each chunk in C and hands to the reference whatever needs
+more. Without it the reference reads every new chunk itself: the same tokens, slower on long never-seen texts.
+Every step is linear in the text.
 
 A change to how :func:`canon` or :func:`canon_chunk` read a word must be made in ``_fast.pyx`` too (it mirrors
 their easy cases); tests/core/test_crisis_compiled.py compares the two on every kind of chunk and fails until
@@ -43,7 +43,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from itertools import accumulate, compress, islice, repeat
-from operator import add, and_, itemgetter, methodcaller, ne, not_, or_
+from operator import methodcaller
 from pathlib import Path
 
 from core.crisis import _phrases as P
@@ -614,12 +614,8 @@ def _learn(chunks: list[str], longest: int = 0) -> _Memo:
         new = {c for c in new if len(c) <= longest}
     if not new:
         return memo
-    if _fast is not None:
-        texts = _fast.chunk_texts(new)
-    elif len(new) < 8:
-        texts = _canon_texts(new, canon_chunk)
-    else:
-        texts = _chunk_texts(new)
+    # the compiled fast path where it is built, else the reference one chunk at a time
+    texts = _fast.chunk_texts(new) if _fast is not None else _canon_texts(new, canon_chunk)
     memo.text.update(texts)
     memo.seen.update(new)  # after the texts: a chunk seen is always complete
     return memo
@@ -636,101 +632,12 @@ def _canon_texts(words, fn) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# bulk path: the tokens of all the new chunks of a text at once. A never-seen 32 KiB text has thousands of
-# distinct chunks; computing :func:`canon_chunk` one by one for each would cost tens of milliseconds. Most
-# chunks provably stand for themselves (or for their leet reading): every test below is a necessary condition
-# for :func:`canon` to change a word, checked with C-level set, string and map operations over all the chunks
-# at once; only what a test cannot clear goes through :func:`canon` / :func:`canon_chunk` one by one, so the
-# tokens are the same (tests/core/test_crisis_perf.py compares all of them with :func:`canon_chunk`).
+# tables the token assembly and the compiled fast path share
 
-_REWRITE_KEYS = frozenset(P.REWRITE)
-_KNOWN_KEYS = _REWRITE_KEYS | P.LEXICON
-_PLAIN_KNOWN = P.LEXICON - _REWRITE_KEYS  # known words that stand for themselves
+_KNOWN_KEYS = frozenset(P.REWRITE) | P.LEXICON
 _FZ_PRE = frozenset(d[:3] for d in P.FUZZY_DELETES)  # a one-edit neighbour of a fuzzy keyword (length >= 6)
 _FZ_SUF = frozenset(d[-3:] for d in P.FUZZY_DELETES)  # keeps its first or its last three letters
 _FZ_MIN = min(map(len, P.FUZZY_DELETES))
-_TRIPLE_RE = re.compile(r"([a-z])\1\1")
-_DOUBLE_RE = re.compile(r"([a-z])\1")
-_PUNCT_CHARS = frozenset(".?!;:,")
-_DIGITS = frozenset("0123456789")
-_pre3 = itemgetter(slice(0, 3))
-_suf3 = itemgetter(slice(-3, None))
-_first = itemgetter(0)
-_last = itemgetter(-1)
-
-
-def _words_at(joined: str, positions) -> set[str]:
-    """The space-separated words of ``joined`` that contain the given positions."""
-    out = set()
-    for p in positions:
-        a = joined.rfind(" ", 0, p) + 1
-        b = joined.find(" ", p)
-        out.add(joined[a:] if b < 0 else joined[a:b])
-    return out
-
-
-_FIRST_LAST = itemgetter(0, -1)
-_SQ_ENDS_PAIRS = frozenset((k[0], k[-1]) for k in _KNOWN_KEYS)  # first and last letters of the known words
-_MASK_END_PAIRS = frozenset((w[0], w[-1]) for w in P.MASKABLE)  # squeezing keeps the first and last letters
-
-
-def _plain_letters(words: set[str]) -> set[str]:
-    """Of pure-letter words that are not known words, those :func:`canon` keeps as they are."""
-    suspect: set[str] = set()
-    joined = " ".join(words)
-    wl = list(words)
-    if _TRIPLE_RE.search(joined):
-        suspect.update(compress(wl, map(_TRIPLE_RE.search, wl)))
-    ends = list(compress(wl, map(_MASK_END_PAIRS.__contains__, map(_FIRST_LAST, wl))))
-    if ends:
-        suspect.update(compress(ends, map(_DOUBLE_RE.search, ends)))
-    longer = list(compress(wl, map((_FZ_MIN - 1).__lt__, map(len, wl))))
-    if longer:
-        suspect.update(compress(longer, map(_FZ_PRE.__contains__, map(_pre3, longer))))
-        suspect.update(compress(longer, map(_FZ_SUF.__contains__, map(_suf3, longer))))
-        glued = " ".join(compress(longer, map((6).__lt__, map(len, longer))))
-        for stem in P.GLUE_STEMS:
-            k = glued.find(stem)
-            while k >= 0:
-                suspect |= _words_at(glued, (k,))
-                k = glued.find(stem, k + 1)
-    return words - suspect if suspect else words
-
-
-def _chunk_texts(new: set[str]) -> dict[str, str]:
-    """The token texts (as in :class:`_Memo`) of the chunks of ``new`` that do not stand for themselves."""
-    out: dict[str, str] = {}
-    known = new & _KNOWN_KEYS
-    if known:
-        new = new - known  # (a new set: the caller's stays whole)
-        out.update(_canon_texts(known - _PLAIN_KNOWN, canon_chunk))
-    # a chunk without punctuation is one word piece: its tokens are the piece's
-    flat = set(filter(_PUNCT_CHARS.isdisjoint, new))
-    pieces = flat
-    rest = list(new - flat) if len(flat) != len(new) else []
-    if rest:
-        # a word piece then punctuation (``end.``, ``me,``, ``x;``): the piece's tokens, then a sentence end (a
-        # comma when the punctuation is only commas), as canon_chunk reads the last piece of a chunk
-        stems = list(map(str.rstrip, rest, repeat(_PUNCT_STR)))
-        simple = list(map(_PUNCT_CHARS.isdisjoint, stems))
-        tailed = list(compress(rest, simple))
-        stems = list(compress(stems, simple))
-        rest = list(compress(rest, map(not_, simple)))
-        pieces = flat.union(stems)
-        pieces.discard("")
-    if rest:
-        chunk_texts, ptexts = _punct_chunk_texts(rest, pieces)
-        out.update(chunk_texts)
-    else:
-        ptexts = _piece_texts(pieces)
-    if flat:
-        out.update(compress(ptexts.items(), map(flat.__contains__, ptexts)))
-    if pieces is not flat and stems:
-        ends = map(_TAIL_TOKEN.__getitem__, map(str.removeprefix, tailed, stems))
-        out.update(zip(tailed, map(add, map(add, map(ptexts.get, stems, stems), repeat(" ")), ends), strict=True))
-    return out
-
-
 _PUNCT_STR = ".?!;:,"
 
 
@@ -744,249 +651,6 @@ class _TailToken(dict):
 
 
 _TAIL_TOKEN = _TailToken()
-
-
-#: the pieces of :func:`canon_chunk` over chunks joined by new lines: a word, punctuation ending a chunk (with
-#: the new line), punctuation inside a chunk, or the new line after a chunk ending in a word
-_JOINED_PIECE_RE = re.compile(r"[a-z0-9@$*'|]+(?:!+[a-z0-9@$*'|]+)*|[.?!;:,]+\n|[.?!;:,]+|\n")
-_WORD_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$*'|")
-#: three or more single letters or digits (pieces of their own) separated by dots or colons only
-#: (``s.u.i.c.i.d.e``), the letters canon_chunk collects; a "!" next to a letter is counted as no glue here
-#: (the pattern finds every run, and a few more), see _punct_chunk_texts
-_SINGLE_PIECE = r"[a-z0-9](?![a-z0-9@$*'|])"
-_DOTTED_RE = re.compile(rf"(?<![a-z0-9@$*'|]){_SINGLE_PIECE}(?:[.:]+{_SINGLE_PIECE}){{2,}}")
-_NO_DOTS = str.maketrans("", "", ".:")
-
-
-class _PunctText(dict):
-    """A punctuation piece → the text of its canonical token in :func:`canon_chunk` (see there)."""
-
-    def __missing__(self, piece: str) -> str:
-        if piece.endswith("\n"):
-            value = ("," if piece[:-1].strip(",") == "" else ".") + "\n"
-        elif not _SENT.isdisjoint(piece):
-            value = "."
-        else:
-            value = "," if "," in piece else ""
-        self[piece] = value
-        return value
-
-
-_PUNCT_TEXT = _PunctText({"\n": "\n"})
-
-
-def _punct_chunk_texts(chunks: list[str], flat: set[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """The token texts of chunks with punctuation that do not stand for themselves, computed over all of them at
-    once: every chunk becomes the tokens of its word pieces (:func:`_piece_texts`) and of its punctuation pieces,
-    exactly as :func:`canon_chunk` makes them, with C-level maps over one list of pieces. Chunks with runs of
-    dotted single letters that join into words (``s.u.i.c.i.d.e``) are left to canon_chunk. ``flat`` are more
-    word pieces to read with them. Returns the chunks' token texts and the word pieces' (:func:`_piece_texts`)."""
-    out: dict[str, str] = {}
-    joined = "\n".join(chunks) + "\n"
-    if _DOTTED_RE.search(joined):
-        # runs of single letters between dots: canon_chunk joins them when they make words (else each letter
-        # is read alone, as here); the chunks of the runs that join are left to it
-        found = [(m.start(), m.group()) for m in _DOTTED_RE.finditer(joined)]
-        runs = [g.translate(_NO_DOTS) for _, g in found]
-        joins = [k for k in _maybe_joinable(runs) if _join_letters(runs[k]) is not None]
-        # a "!" next to a run may glue its end letter to a word (``x!a.b.c``): such chunks are left to
-        # canon_chunk whatever their runs make
-        joins += [k for k, (a, g) in enumerate(found) if joined[a - 1 : a] == "!" or joined[a + len(g)] == "!"]
-        if joins:
-            starts = list(accumulate(map(len, chunks), lambda acc, n: acc + n + 1, initial=0))
-            bad = {bisect_right(starts, found[k][0]) - 1 for k in joins}
-            out.update(_canon_texts([chunks[k] for k in bad], canon_chunk))
-            chunks = [c for k, c in enumerate(chunks) if k not in bad]
-            if not chunks:
-                return out, _piece_texts(flat)
-            joined = "\n".join(chunks) + "\n"
-    pieces = _JOINED_PIECE_RE.findall(joined)
-    kinds = list(set(pieces))
-    words = list(compress(kinds, map(_WORD_START.__contains__, map(_first, kinds))))
-    table = dict(zip(words, words, strict=True))
-    ptexts = _piece_texts(flat.union(words))
-    table.update(ptexts)
-    punct = list(set(kinds).difference(table))
-    table.update(zip(punct, map(_PUNCT_TEXT.__getitem__, punct), strict=True))
-    parts = " ".join(map(table.__getitem__, pieces)).split("\n")
-    parts.pop()  # after the last new line
-    texts = list(map(" ".join, map(str.split, parts)))
-    out.update(compress(zip(chunks, texts, strict=True), map(ne, chunks, texts)))
-    return out, ptexts
-
-
-def _strip_quotes(piece: str) -> str:
-    return piece.strip("'")
-
-
-_LEET_I = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": "i"})
-_LEET_L = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": "l"})
-_LEET_DROP = str.maketrans({**{chr(k): v for k, v in _LEET.items()}, "1": None})
-#: a line (one piece) holding a character whose pieces are not read through leet in bulk: a digit that is no
-#: leet letter (2, 6, 9: no leet reading is a word), an apostrophe or a mask
-_UNSAFE_LINE_RE = re.compile(r"(?m)^[^\n269'*]*[269'*].*")
-_DOSE_LINE_RE = re.compile(r"(?m)^(?:\d+(?:mg|mcg|ml)|\d\d+g)$")
-
-
-def _piece_texts(pieces: set[str]) -> dict[str, str]:
-    """The token texts (as in :class:`_Memo`) of the word pieces of ``pieces`` whose :func:`canon` tokens are not
-    the piece alone; every other piece stands for itself. Proven in bulk where possible:
-
-    * all digits: the digit itself, or ``num``;
-    * letters and digits with a digit that is no leet letter (2, 6, 9), not a dose: itself (no leet reading is
-      a word);
-    * apostrophes at the ends only: the tokens of the piece without them;
-    * letters, leet digits and leet symbols: no leet reading (1 read as i, l or dropped, doubled letters
-      squeezed) is a known word, and the reading with 1 → i is a plain letter word (:func:`_plain_letters`):
-      that reading, or the piece itself when it starts with a digit (:func:`_leet_texts`);
-    * pure letters: :func:`_plain_letters`.
-
-    Everything else (known words, contractions, masks, doses, readings a test cannot clear) goes through
-    :func:`canon`."""
-    out: dict[str, str] = {}
-    slow: list[str] = list(pieces & _REWRITE_KEYS)
-    pieces = pieces - _KNOWN_KEYS
-    digits = list(filter(str.isdigit, pieces))
-    if digits:
-        pieces = pieces.difference(digits)
-        out.update(zip(compress(digits, map((1).__lt__, map(len, digits))), repeat("num")))
-    alpha = set(filter(str.isalpha, pieces))
-    if alpha:
-        pieces = pieces - alpha
-        slow += alpha - _plain_letters(alpha)
-    if pieces:
-        joined = "\n".join(pieces)
-        unsafe = _UNSAFE_LINE_RE.findall(joined)
-        if unsafe:
-            pieces = pieces.difference(unsafe)
-            joined = "\n".join(pieces)
-            out.update(_unsafe_texts(unsafe, slow))
-        doses = _DOSE_LINE_RE.findall(joined)
-        if doses:
-            slow += doses
-            pieces = pieces.difference(doses)
-        if pieces:
-            out.update(_leet_texts(list(pieces), slow))
-    if slow:
-        out.update(_canon_texts(slow, canon))
-    return out
-
-
-def _unsafe_texts(unsafe: list[str], slow: list[str]) -> dict[str, str]:
-    """Token texts of pieces with a 2, 6 or 9, an apostrophe or a mask (see :func:`_piece_texts`); the pieces no
-    test clears are added to ``slow``."""
-    out: dict[str, str] = {}
-    joined = "\n".join(unsafe)
-    quoted = list(compress(unsafe, map(str.__contains__, unsafe, repeat("'")))) if "'" in joined else []
-    if quoted:
-        # apostrophes at the ends are dropped (canon reads ``'bout`` as ``bout``): such a piece reads as the
-        # piece without them, proven with the others; apostrophes inside (contractions) one by one
-        unsafe = list(set(unsafe).difference(quoted))
-        bare = list(map(_strip_quotes, quoted))
-        inner = list(map(str.__contains__, bare, repeat("'")))
-        slow += compress(quoted, inner)
-        outer = list(map(not_, inner))
-        quoted, bare = list(compress(quoted, outer)), list(compress(bare, outer))
-        if quoted:
-            sub = _piece_texts(set(bare).difference(("",)))
-            out.update(zip(quoted, map(sub.get, bare, bare), strict=True))
-        joined = "\n".join(unsafe)
-    if "*" in joined:
-        masked = list(map(str.__contains__, unsafe, repeat("*")))
-        out.update(_masked_texts(list(compress(unsafe, masked)), slow))
-        joined = "\n".join(compress(unsafe, map(not_, masked)))
-    # a piece with a 2, 6 or 9 stands for itself unless it is a dose
-    slow += _DOSE_LINE_RE.findall(joined)
-    return out
-
-
-_UNMASKED = str.maketrans("", "", "*")
-_LEET_SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0134578@$!|")  # leet reading always letters (1 → i)
-
-
-def _masked_texts(masked: list[str], slow: list[str]) -> dict[str, str]:
-    """Token texts of pieces with a mask and no apostrophe (see :func:`_piece_texts`). :func:`canon` first tries
-    a maskable word (:func:`_unmask`), which needs the part before the first mask to begin one and the part
-    after the last to end one (such pieces go to ``slow``); any other piece reads as the piece without its masks
-    through the leet readings (:func:`_leet_texts`, with the same tests: a leet piece, or letters), or as itself
-    without them when that has a 2, 6 or 9 or is all digits. Pieces no test clears are added to ``slow``."""
-    leeted = "\n".join(masked).translate(_LEET).split("\n")
-    maybe = list(map(and_, map(_MASK_HEADS.__contains__, map(_first, map(str.partition, leeted, repeat("*")))),
-                     map(_MASK_TAILS.__contains__, map(_last, map(str.rpartition, leeted, repeat("*"))))))
-    slow += compress(masked, maybe)
-    masked = list(compress(masked, map(not_, maybe)))
-    bare = "\n".join(masked).translate(_UNMASKED).split("\n")
-    out: dict[str, str] = {}
-    # without its masks: nothing (no tokens); all digits (one by one); a 2, 6 or 9: itself unless a known word;
-    # else the leet reading's tests
-    odd = list(map(not_, map(_LEET_SAFE.issuperset, bare)))
-    odd = list(map(or_, map(or_, odd, map(str.isdigit, bare)), map(_KNOWN_KEYS.__contains__, bare)))
-    if any(odd):
-        for piece, b in compress(zip(masked, bare, strict=True), odd):
-            if not b:
-                out[piece] = ""
-            elif b.isdigit() or b in _KNOWN_KEYS:
-                slow.append(piece)
-            else:
-                out[piece] = b
-        keep = list(map(not_, odd))
-        masked, bare = list(compress(masked, keep)), list(compress(bare, keep))
-    if masked:
-        inner: list[str] = []
-        texts = _leet_texts(list(dict.fromkeys(bare)), inner)
-        if inner:
-            stuck = set(inner)
-            held = list(map(stuck.__contains__, bare))
-            slow += compress(masked, held)
-            keep = list(map(not_, held))
-            masked, bare = list(compress(masked, keep)), list(compress(bare, keep))
-        out.update(zip(masked, map(texts.get, bare, bare), strict=True))
-    return out
-
-
-def _leet_texts(leet: list[str], slow: list[str]) -> dict[str, str]:
-    """Token texts of pieces of letters, leet digits and leet symbols (see :func:`_piece_texts`); the pieces no
-    test clears are added to ``slow``."""
-    # the three readings of every piece, by whole-string translations (1 → i for all; 1 → l and 1 dropped
-    # only where there is a 1: the readings differ only there)
-    joined = "\n".join(leet)
-    ri = joined.translate(_LEET_I).split("\n")
-    n = len(leet)
-    forms = ri
-    owner: list[int] | range = range(n)
-    if "1" in joined:
-        ones = list(compress(range(n), map(str.__contains__, leet, repeat("1"))))
-        with_one = "\n".join(map(leet.__getitem__, ones))
-        forms = ri + with_one.translate(_LEET_L).split("\n") + with_one.translate(_LEET_DROP).split("\n")
-        owner = [*owner, *ones, *ones]
-    hit = set(compress(owner, map(_KNOWN_KEYS.__contains__, forms)))
-    # squeezed readings: only a reading with a doubled letter changes, and it can only become a known word
-    # with the same first and last letters (squeezing keeps them)
-    few = list(compress(range(len(forms)), map(_SQ_ENDS_PAIRS.__contains__, map(_FIRST_LAST, forms))))
-    if few:
-        few_forms = list(map(forms.__getitem__, few))
-        doubled = list(map(_DOUBLE_RE.search, few_forms))
-        if any(doubled):
-            few = list(compress(few, doubled))
-            squeezed = _SQUEEZE2.sub(_GROUP1, " ".join(compress(few_forms, doubled))).split(" ")
-            hit.update(map(owner.__getitem__, compress(few, map(_KNOWN_KEYS.__contains__, squeezed))))
-    if hit:
-        slow += map(leet.__getitem__, hit)
-        keep = list(map(not_, map(hit.__contains__, range(n))))
-        leet = list(compress(leet, keep))
-        ri = list(compress(ri, keep))
-    # a piece starting with a digit keeps its own spelling; any other stands for its reading with 1 → i when
-    # that reading is a plain word
-    letter = list(map(not_, map(_DIGITS.__contains__, map(_first, leet))))
-    lw = list(compress(leet, letter))
-    lr = list(compress(ri, letter))
-    if not lw:
-        return {}
-    plain = _plain_letters(set(lr))
-    good = list(map(plain.__contains__, lr))
-    if not all(good):
-        slow += compress(lw, map(not_, good))
-    return dict(compress(zip(lw, lr, strict=True), good))
 
 
 class _RelevanceCache:

@@ -1,7 +1,7 @@
 """The crisis normaliser's bulk (cold-path) shortcuts give exactly what the one-at-a-time functions give.
 
 The cold path proves tokens for thousands of new chunks and characters at once (``_learn``: the compiled
-``_fast.chunk_texts``, or in pure Python ``_chunk_texts`` and ``_piece_texts``; ``_fill_table``, the Latin-1 and
+``_fast.chunk_texts``, or in pure Python the reference ``canon_chunk`` one chunk at a time; ``_fill_table``, the Latin-1 and
 CJK/Hangul fast paths of ``fold``); these tests compare every value they learn with :func:`canon_chunk` and
 :func:`_char_repl`, on both paths where it applies (the ``both_paths`` fixture).
 """
@@ -67,7 +67,7 @@ def _chunks_of_many_kinds() -> list[str]:
 
 @pytest.fixture(params=["compiled", "python"])
 def both_paths(request, monkeypatch):
-    """Run the test on the compiled fast path (core/crisis/_fast.pyx) and on the pure-Python bulk path."""
+    """Run the test on the compiled fast path (core/crisis/_fast.pyx) and on the pure-Python reference."""
     if request.param == "python":
         monkeypatch.setattr(N, "_fast", None)
     elif N._fast is None:
@@ -105,12 +105,6 @@ def test_bulk_on_the_whole_text_equals_canon_chunk(both_paths) -> None:
     learnt = _learnt(chunks)
     clear_caches()
     assert not [(c, v) for c, v in learnt.items() if N.canon_chunk(c) != v][:5]
-
-
-def test_known_words_that_stand_for_themselves() -> None:
-    # the bulk path takes these as they are, without asking canon
-    clear_caches()
-    assert not [w for w in N._PLAIN_KNOWN if N.canon(w) != (w,) or N.canon_chunk(w) != (w,)]
 
 
 def test_dotted_letters_glued_by_an_exclamation_mark(both_paths) -> None:
@@ -237,7 +231,6 @@ def test_bulk_tokens_equal_tokens_read_one_chunk_at_a_time(both_paths, monkeypat
     fast = [N.tokens(t) for t in texts]
     monkeypatch.setattr(N, "_BASE_SEEN", frozenset())
     monkeypatch.setattr(N, "_BASE_TEXT", {})
-    monkeypatch.setattr(N, "_chunk_texts", lambda new: N._canon_texts(new, N.canon_chunk))
     monkeypatch.setattr(N, "_fast", None)
     clear_caches()
     slow = [N.tokens(t) for t in texts]
