@@ -275,6 +275,8 @@ def load_config(explicit: str | os.PathLike | None = None, environ: dict[str, st
         raise ConfigError(_explain(exc, path)) from None
     config.source = path
     where = str(path) if path else "built-in defaults"
+    if config.crisis.second_opinion and (config.llm is None or not config.llm.base_url or not config.llm.model):
+        raise ConfigError(f"{where}: crisis.second_opinion is true but llm.base_url and llm.model are not both set")
     if not secrets:
         return config
     if config.telegram is not None and config.telegram.token is None:
@@ -289,8 +291,6 @@ def load_config(explicit: str | os.PathLike | None = None, environ: dict[str, st
         config.discord.token = SecretStr(token)
     if config.llm is not None and config.llm.api_key is None and environ.get(ENV_LLM_API_KEY):
         config.llm.api_key = SecretStr(environ[ENV_LLM_API_KEY])
-    if config.crisis.second_opinion and (config.llm is None or not config.llm.base_url or not config.llm.model):
-        raise ConfigError(f"{where}: crisis.second_opinion is true but llm.base_url and llm.model are not both set")
     return config
 
 

@@ -103,6 +103,7 @@ class Broker:
         self.crisis = CrisisDesk(ledger, self.channels, self.settings.crisis, clock=clock)
         self._waiters: dict[str, asyncio.Future] = {}  # approval id -> resolves with the final approval
         self._unrecorded: dict[str, Approval] = {}  # crisis approvals whose ledger write is in flight
+        self._second_crises: set[str] = set()  # content hashes the crisis second opinion judged a crisis
         self._stale: dict[str, set[str]] = {}  # channel name -> approvals whose cards missed an update
         self._tasks: set[asyncio.Task] = set()
 
@@ -181,14 +182,16 @@ class Broker:
         requester = requester or Requester()
         digest = request.content_hash()
         verdict = await asyncio.to_thread(self.classify, request) if _is_long(request) else self.classify(request)
-        if verdict.concern and self.crisis.second_opinion is not None:
-            verdict = await self._second_opinion(request, verdict)
         if verdict.crisis is not None:
             return self._submit_crisis(request, verdict, requester, digest)
         if request.idempotency_key:
             existing = await self.ledger.by_idempotency_key(request.idempotency_key)
             if existing is not None:
                 return self._same_content(existing, digest)
+        if verdict.concern and self.crisis.second_opinion is not None:
+            verdict = await self._second_opinion(request, verdict, digest)
+            if verdict.crisis is not None:
+                return self._submit_crisis(request, verdict, requester, digest)
 
         now = self.clock()
         tier = verdict.tier
@@ -231,12 +234,19 @@ class Broker:
             self._spawn(self._post_cards(approval))
         return approval
 
-    async def _second_opinion(self, request: ApprovalRequest, verdict: Classification) -> Classification:
+    async def _second_opinion(self, request: ApprovalRequest, verdict: Classification, digest: str
+                              ) -> Classification:
         """A grey-zone request asked of the LLM (crisis.second_opinion): a crisis if it says so, else unchanged
-        (it only adds; a failure or timeout changes nothing)."""
-        text = "\n".join(t for t in (request.description, request.command) if t)
-        if not await ask_second_opinion(self.crisis.second_opinion, text, self.settings.crisis.second_opinion_timeout):
-            return verdict
+        (it only adds; a failure or timeout changes nothing). A crisis answer is remembered for the content, so
+        a retry of the same request is a crisis again even when the LLM is down by then."""
+        if digest not in self._second_crises:
+            text = "\n".join(t for t in (request.description, request.command) if t)
+            if not await ask_second_opinion(self.crisis.second_opinion, text,
+                                            self.settings.crisis.second_opinion_timeout):
+                return verdict
+            if len(self._second_crises) >= 4096:
+                self._second_crises.clear()
+            self._second_crises.add(digest)
         return Classification(Tier.CRITICAL, "crisis language (a second opinion on possible crisis language)",
                               "crisis.second_opinion", CrisisMatch("warning_sign", None, "llm"))
 

@@ -340,8 +340,8 @@ class CrisisDesk:
         del self._writes[alert_id]
         self._writers.pop(alert_id, None)
         alert = self._alerts.get(alert_id)
-        if alert is not None and alert.acknowledged_by:
-            del self._alerts[alert_id]  # settled and recorded: the ledger has it
+        if alert is not None and (alert.acknowledged_by or alert.is_concern):
+            del self._alerts[alert_id]  # settled (or a note, never re-alerted) and recorded: the ledger has it
 
     async def _deliver(self, channel, method: str, alert: CrisisAlert, *args) -> None:
         for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):

@@ -24,6 +24,7 @@ second clause.
 from __future__ import annotations
 
 import logging
+import math
 import re
 from dataclasses import dataclass
 from itertools import chain, islice
@@ -510,22 +511,25 @@ def _assess_model(texts: tuple[str | None, ...], analysed: list[_Text], folds: d
         if not parts:
             return _NOTHING
         fast = _model._FAST
-        joined = " ".join(parts)
-        s = fast.score(joined.encode("utf-8")) if fast is not None else m.score_folded(joined)
+        if len(parts) == 1 and fast is not None and not _model._SENTENCE_END.intersection(parts[0].encode()):
+            s = fast.score(parts[0].encode("utf-8"))  # (one field, one sentence: one piece)
+        else:
+            s = _model.score_parts(parts)
+        if s == -math.inf:
+            return _NOTHING
     if not parts:
         texts = tuple(t if t is None or type(t) is str else str(t) for t in texts)
         s = _model.score(*texts, folds=folds)
-        if s is None:
+        if s is None or s == -math.inf:
             return _NOTHING
     rewrite = None
     if s >= m.concern and any(t.cleared for t in analysed):
-        # the phrases the tables cleared are cut only where the text would count otherwise (cutting reads the
-        # text closely again; a cleared phrase is crisis language, so cutting it lowers the score)
+        # the phrases the tables cleared (negated, an idiom, a context that clears them) are cut, so the model,
+        # which cannot read negation, does not count them; only where the text would count otherwise (cutting
+        # reads the text closely again; a cleared phrase is crisis language, so cutting it lowers the score)
         rewrite = _unread(analysed)
         s = _model.score(*texts, rewrite=rewrite)
-    # Where the tables read a crisis phrase and cleared it (negated, an idiom, a context that clears it), the
-    # model, which cannot read negation, may raise a concern but not an alert against them.
-    if s >= m.alert and rewrite is None:
+    if s >= m.alert:
         return CrisisAssessment(CrisisMatch("warning_sign", _model_evidence(texts, rewrite), "model"), False, s)
     return CrisisAssessment(None, s >= m.concern, s)
 
@@ -600,8 +604,8 @@ def detect_crisis_request(action: str | None, command: str | None, description: 
 
 
 def model_reading(texts: tuple[str | None, ...], action: str | None = None,
-                  request: bool = False) -> tuple[bool, str, bool]:
-    """``(the tables alert, the folded text the model reads, the tables cleared a phrase)`` for one message
+                  request: bool = False) -> tuple[bool, list[str], bool]:
+    """``(the tables alert, the folded fields the model reads, the tables cleared a phrase)`` for one message
     (``texts``) or, with ``request``, one agent request (``action`` and ``texts`` = command, description): what
     training sees, the same as :func:`assess_crisis` would read (long texts whole, not in windows)."""
     analysed: list[_Text] = []
@@ -612,4 +616,4 @@ def model_reading(texts: tuple[str | None, ...], action: str | None = None,
     rewrite = _unread(analysed)
     if rewrite is not None:
         texts = tuple(rewrite(t) if t else t for t in texts)
-    return hit, _model.model_text(*texts), rewrite is not None
+    return hit, [fold(t if type(t) is str else str(t)) for t in texts if t], rewrite is not None

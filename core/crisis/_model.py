@@ -10,7 +10,7 @@ of the UTF-8 bytes) into one of ``2**BITS`` buckets:
   prefixed).
 
 Each distinct word counts once, and so does each distinct pair; a word's n-grams are read from its first
-``MAX_WORD`` bytes.
+``MAX_WORD`` bytes; identifiers (:func:`is_identifier`) are skipped.
 
 The score is ``intercept + Σ idf·coef / max(sqrt(Σ idf²), NORM_FLOOR)``, both sums over every occurrence of a
 feature: TF-IDF with raw counts and an L2 norm (floored, so that a text of two or three words is not read as
@@ -42,7 +42,7 @@ MASK = (1 << BITS) - 1
 NGRAM_MIN, NGRAM_MAX = 2, 5
 #: end punctuation stripped from a word for its word feature (fold keeps these characters)
 WORD_STRIP = b".?;:,!"
-FEATURES_VERSION = 3
+FEATURES_VERSION = 4
 #: bytes of a word its n-grams are read from (longer words are ids, hashes or junk)
 MAX_WORD = 32
 #: the smallest norm a text is divided by: a text of a few features is not read as surely as a sentence (the
@@ -67,6 +67,22 @@ def word_buckets(word: bytes) -> list[int]:
     return out
 
 
+def is_identifier(word: bytes) -> bool:
+    """A word of 8 bytes or more with both digits and letters (a hash, an id, a version string): it carries no
+    language, and its many n-grams would only dilute the words around it, so the model skips it."""
+    if len(word) < 8:
+        return False
+    digit = letter = False
+    for c in word:
+        if 48 <= c <= 57:
+            digit = True
+        elif 97 <= c <= 122:
+            letter = True
+        if digit and letter:
+            return True
+    return False
+
+
 def feature_buckets(folded: str) -> list[int]:
     """Every feature of a folded text, as buckets, in order (the reference featuriser; training counts them,
     the scorers sum over them). Each distinct word (by its CRC-32) and each distinct pair of neighbouring
@@ -77,6 +93,8 @@ def feature_buckets(folded: str) -> list[int]:
     seen_pairs: set[int] = set()
     prev = b""
     for word in folded.encode("utf-8").split():
+        if is_identifier(word):
+            continue
         h = _crc32(word)
         if h not in seen_words:
             seen_words.add(h)
@@ -124,6 +142,8 @@ class Model:
         seen_pairs: set[int] = set()
         prev = b""
         for word in folded.encode("utf-8").split():
+            if is_identifier(word):
+                continue
             h = _crc32(word)
             if h not in seen_words:
                 seen_words.add(h)
@@ -212,9 +232,9 @@ def model() -> Model:
 
 
 def score(*texts: str | None, rewrite=None, folds: dict[str, str] | None = None) -> float | None:
-    """The model's score (a logit: at or above ``model().alert`` it alerts) of one message or request's texts
-    (see :func:`model_text`), or None when there is no text. A text longer than the tables' windows (about
-    3 KiB) is read in those windows; the highest score counts. ``rewrite`` (``piece -> piece``), when given,
+    """The model's score (a logit: at or above ``model().alert`` it alerts) of one message or request's texts,
+    or None when there is no text: the highest of its :func:`pieces`. A text longer than the tables' windows
+    (about 3 KiB) is read in those windows, each with its pieces. ``rewrite`` (``piece -> piece``), when given,
     is applied to each text and window first (the detector cuts what the tables cleared); ``folds`` maps texts
     and windows to their folded form where the caller has it already."""
     from core.crisis._detect import _WINDOW, _windows
@@ -224,15 +244,64 @@ def score(*texts: str | None, rewrite=None, folds: dict[str, str] | None = None)
         short = [rewrite(t) for t in short]
     best = None
     if short:
-        best = score_folded(" ".join(folds[t] if folds and t in folds else fold(t) for t in short))
+        best = score_parts([folds[t] if folds and t in folds else fold(t) for t in short])
     for t in texts:
         if t and len(t) > _WINDOW + _WINDOW // 2:
             for w in dict.fromkeys(_windows(t)):
                 if rewrite is not None:
                     w = rewrite(w)
-                s = score_folded(folds[w] if folds and w in folds else fold(w))
+                s = score_parts([folds[w] if folds and w in folds else fold(w)])
                 best = s if best is None else max(best, s)
     return best
+
+
+#: a sentence piece has at least this many words (shorter sentences join the next one)
+PIECE_WORDS = 4
+#: sentence pieces of one field at most (past this, neighbouring pieces are joined)
+MAX_PIECES = 16
+_SENTENCE_END = frozenset(b".?!;")
+
+
+def pieces(parts: list[str]) -> list[str]:
+    """What the model scores of one message or request, given its folded fields: all of them together, each
+    field alone (when there are several), and each field's sentences (joined so each has ``PIECE_WORDS`` words
+    or more, at most ``MAX_PIECES`` per field). The score is the highest: a crisis sentence counts whatever
+    text sits beside it (a status update, a description, an id), as a person reads it."""
+    parts = [p for p in parts if p and not p.isspace()]
+    if not parts:
+        return []
+    out = [" ".join(parts)]
+    if len(parts) > 1:
+        out += parts
+    for part in parts:
+        sentences = _sentences(part)
+        if len(sentences) > 1:
+            out += sentences
+    return list(dict.fromkeys(out))
+
+
+def _sentences(folded: str) -> list[str]:
+    words = folded.split()
+    groups: list[list[str]] = []
+    cur: list[str] = []
+    for w in words:
+        cur.append(w)
+        if w[-1:] in ".?!;" and len(cur) >= PIECE_WORDS:
+            groups.append(cur)
+            cur = []
+    if cur:
+        if groups and len(cur) < PIECE_WORDS:
+            groups[-1] += cur
+        else:
+            groups.append(cur)
+    while len(groups) > MAX_PIECES:  # join neighbours, pairwise, until few enough
+        groups = [groups[i] + groups[i + 1] if i + 1 < len(groups) else groups[i] for i in range(0, len(groups), 2)]
+    return [" ".join(g) for g in groups]
+
+
+def score_parts(parts: list[str]) -> float:
+    """The highest score of the :func:`pieces` of folded fields (``-inf`` when there is nothing to read)."""
+    return max((score_folded(p) for p in pieces(parts)), default=-math.inf)
 
 
 def score_folded(folded: str) -> float:

@@ -42,6 +42,22 @@ cdef inline bint _is_strip(unsigned char c) noexcept nogil:
     return c == 46 or c == 63 or c == 59 or c == 58 or c == 44 or c == 33  # . ? ; : , !
 
 
+cdef inline bint _is_identifier(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    """8 bytes or more, with both digits and letters (``_model.is_identifier``)."""
+    cdef bint digit = False, letter = False
+    cdef Py_ssize_t i
+    if n < 8:
+        return False
+    for i in range(n):
+        if 48 <= p[i] <= 57:
+            digit = True
+        elif 97 <= p[i] <= 122:
+            letter = True
+        if digit and letter:
+            return True
+    return False
+
+
 cdef inline bint _first(uint64_t* seen, Py_ssize_t size, uint64_t key) noexcept nogil:
     """Add ``key`` (non-zero) to the set; True when it was not there."""
     cdef Py_ssize_t i = <Py_ssize_t> ((key * 11400714819323198485u) >> 40) & (size - 1)
@@ -96,6 +112,8 @@ cdef class Scorer:
                 while i < n and not _is_space(s[i]):
                     i += 1
                 we = i
+                if _is_identifier(s + ws, we - ws):
+                    continue
                 if _first(seen, size, <uint64_t> (~_crc_update(0xFFFFFFFF, s + ws, we - ws)) + 1):
                     # n-grams of " word[:32] ": position 0 and m - 1 of the padded word are spaces
                     m = (we - ws if we - ws < 32 else 32) + 2

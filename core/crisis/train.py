@@ -14,8 +14,8 @@ What it does:
    every row's out-of-fold score;
 3. chooses the alert threshold: the lowest score at which the model adds alerts to at most ``--budget`` (1 %)
    of the not-crisis messages and requests out-of-fold, beyond those the tables raise; and the grey zone's
-   lower edge the same way at ``--concern-budget`` (3 %); where the tables cleared a phrase the model may
-   raise a concern but not an alert, and the figures count it so;
+   lower edge the same way at ``--concern-budget`` (3 %); a row scores as the detector scores it, the
+   highest of its pieces (all its fields, each field, each sentence);
 4. fits the model on all rows and writes it with the thresholds, the data version (SHA-256 of the rows read)
    and the out-of-fold figures per file and category.
 
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import sys
 import time
 from collections import defaultdict
@@ -55,8 +54,8 @@ def _rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def reading(row: dict) -> tuple[bool, str, bool]:
-    """``(the tables alert, the folded text the model reads, the tables cleared a phrase)`` for one row: a message's text, or an agent
+def reading(row: dict) -> tuple[bool, list[str], bool]:
+    """``(the tables alert, the folded fields the model reads, the tables cleared a phrase)`` for one row: a message's text, or an agent
     request's command and description, without what the tables cleared (see
     :func:`core.crisis._detect.model_reading`)."""
     from core.crisis._detect import model_reading
@@ -80,8 +79,9 @@ def labelled_rows() -> list[dict]:
         req = None
         if "text" not in row:
             req = (row.get("action"), row.get("command"), row.get("description"))
-        tables, text, cleared = reading(row)
-        out.append({"text": text, "tables": tables, "cleared": cleared, "raw": row.get("text"), "y": int(row["label"] == "crisis"),
+        tables, parts, cleared = reading(row)
+        out.append({"text": " ".join(parts), "parts": parts, "tables": tables, "cleared": cleared,
+                    "raw": row.get("text"), "y": int(row["label"] == "crisis"),
                     "group": group, "file": file, "category": category, "request": req})
 
     for path in sorted((DATA / "crisis").glob("*.jsonl")):
@@ -96,8 +96,8 @@ def labelled_rows() -> list[dict]:
         commands += [(path.name, r["command"]) for r in _rows(path)]
     for command, name in dict((c, n) for n, c in commands).items():  # (each command once)
         row = {"action": "terminal", "command": command, "description": None}
-        tables, text, cleared = reading(row)
-        out.append({"text": text, "tables": tables, "cleared": cleared, "raw": None, "y": 0, "group": f"commands:{name}",
+        tables, parts, cleared = reading(row)
+        out.append({"text": " ".join(parts), "parts": parts, "tables": tables, "cleared": cleared, "raw": None, "y": 0, "group": f"commands:{name}",
                     "file": name, "category": "command", "request": ("terminal", command, None)})
     return out
 
@@ -153,17 +153,40 @@ def fit(x, y, c: float = C):
     return idf_, lr.fit(weigh(x, idf_), y)
 
 
+def training_set(rows: list[dict], x):
+    """``(rows' owner index, counts, labels)`` to fit on: every row whole, and the pieces of every not-crisis row
+    as not-crisis rows of their own (a sentence of an ordinary message is ordinary; a sentence of a crisis
+    message need not be a crisis, so those are not added)."""
+    import numpy as np
+    from scipy.sparse import vstack
+
+    extra = [(i, p) for i, r in enumerate(rows) if r["y"] == 0
+             for p in M.pieces(r["parts"])[1:]]  # (the first piece is the whole row)
+    owner = np.array(list(range(len(rows))) + [i for i, _ in extra])
+    xs = vstack([x, matrix([p for _, p in extra])]).tocsr() if extra else x
+    y = np.array([r["y"] for r in rows] + [0] * len(extra))
+    return owner, xs, y
+
+
 def out_of_fold(rows: list[dict], x, c: float = C) -> list[float]:
-    """Every row's score from a model that did not see its group (``FOLDS``-fold ``GroupKFold``)."""
+    """Every row's score from a model that did not see its group (``FOLDS``-fold ``GroupKFold``): the highest
+    score of the row's pieces (:func:`core.crisis._model.pieces`), as the detector scores a text. The model is
+    fitted on :func:`training_set`."""
     import numpy as np
     from sklearn.model_selection import GroupKFold
 
     y = np.array([r["y"] for r in rows])
     groups = np.array([r["group"] for r in rows])
-    oof = np.zeros(len(rows))
+    piece_rows = [M.pieces(r["parts"]) or [""] for r in rows]
+    owner = np.array([i for i, ps in enumerate(piece_rows) for _ in ps])
+    xp = matrix([p for ps in piece_rows for p in ps])
+    t_owner, xt, yt = training_set(rows, x)
+    oof = np.full(len(rows), -np.inf)
     for train, test in GroupKFold(n_splits=FOLDS).split(x, y, groups):
-        idf_, lr = fit(x[train], y[train], c)
-        oof[test] = lr.decision_function(weigh(x[test], idf_))
+        keep = np.isin(t_owner, train)
+        idf_, lr = fit(xt[keep], yt[keep], c)
+        sel = np.isin(owner, test)
+        np.maximum.at(oof, owner[sel], lr.decision_function(weigh(xp[sel], idf_)))
     return oof.tolist()
 
 
@@ -185,8 +208,6 @@ def figures(rows: list[dict], scores: list[float], tables: list[bool], alert: fl
     with the share in the grey zone."""
     by: dict[tuple[str, str], list] = defaultdict(list)
     for r, s, t in zip(rows, scores, tables, strict=True):
-        if r["cleared"] and s >= alert:
-            s = concern  # (the model may only raise a concern where the tables cleared a phrase)
         key = "commands" if r["category"] == "command" else f"{r['file']}[{'crisis' if r['y'] else 'not'}]"
         by[(key, "")].append((r["y"], t, s))
         if r["category"] != "command":
@@ -227,8 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     tables = [r["tables"] for r in rows]
     oof = out_of_fold(rows, x, args.c)
     pool = [r["category"] != "command" and "everyday" not in r["group"] for r in rows]
-    may_alert = [-math.inf if r["cleared"] else s for r, s in zip(rows, oof, strict=True)]
-    alert = choose_threshold(may_alert, tables, ys, pool, args.budget)
+    alert = choose_threshold(oof, tables, ys, pool, args.budget)
     concern = min(alert, choose_threshold(oof, tables, ys, pool, args.concern_budget))
     figs = figures(rows, oof, tables, alert, concern)
     for name, f in figs.items():
@@ -239,9 +259,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - t0:.0f} s")
     if args.check:
         return 0
-    import numpy as np
 
-    idf_, lr = fit(x, np.array(ys), args.c)
+    _, xt, yt = training_set(rows, x)
+    idf_, lr = fit(xt, yt, args.c)
     meta = {
         "features_version": M.FEATURES_VERSION, "bits": M.BITS, "data_version": data_version(rows),
         "rows": len(rows), "crisis_rows": sum(ys), "seed": SEED, "c": args.c, "folds": FOLDS,

@@ -23,8 +23,9 @@ from core.tiers import Tier
 
 S, L, M, H, C = Tier.SAFE, Tier.LOW, Tier.MEDIUM, Tier.HIGH, Tier.CRITICAL
 
-#: where a shell command can carry a person's words: a quote, a comment, a here-document
-_PROSE = re.compile(r"[\"'`#]|<<")
+#: where a shell command can carry a person's words: a quote, a comment, a here-document, or five plain words
+#: in a row (``echo i cannot do this anymore >> notes``)
+_PROSE = re.compile(r"[\"'`#]|<<|(?:(?<![^\s])[A-Za-z']+\s+){4}[A-Za-z']+(?![^\s])")
 #: longest command text read (the API caps commands at 32 KiB of UTF-8)
 MAX_COMMAND = 64 * 1024
 
@@ -191,8 +192,8 @@ class Policy:
         res = self._classify_kind(action, command, cwd)
         if not assessment.concern or (not description and self._action_kind(action)[0] == "shell"
                                       and not _PROSE.search(command)):
-            return res  # (the grey zone is for prose: a shell command with no quote, comment or here-document
-            #            has no place for a person's words, and its syntax reads as noise to the model)
+            return res  # (the grey zone is for prose: a shell command with no quote, comment, here-document or
+            #            run of plain words has no place for a person's words; its syntax is noise to the model)
         if res.tier < M:
             return Classification(M, f"possible crisis language: a person should look ({res.reason})",
                                   "crisis.concern", None, True)

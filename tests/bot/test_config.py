@@ -68,3 +68,14 @@ def test_missing_named_file_is_an_error(tmp_path):
 def test_example_config_is_valid():
     cfg = load_config(ROOT / "config.example.yaml", environ={"SIGNOFF_TELEGRAM_TOKEN": "1:x"})
     assert cfg.telegram is not None and cfg.discord is None
+
+
+@pytest.mark.parametrize("secrets", [True, False])
+def test_second_opinion_needs_an_llm(tmp_path, secrets):
+    """Named whatever the caller (signoff doctor loads without secrets first: it must see this too)."""
+    path = tmp_path / "c.yaml"
+    path.write_text("crisis: {second_opinion: true}\n")
+    with pytest.raises(ConfigError, match="crisis.second_opinion"):
+        load_config(path, environ={}, secrets=secrets)
+    path.write_text("crisis: {second_opinion: true}\nllm: {base_url: 'http://127.0.0.1:9/v1', model: m}\n")
+    assert load_config(path, environ={}, secrets=secrets).crisis.second_opinion

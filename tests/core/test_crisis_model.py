@@ -122,8 +122,7 @@ def test_developer_language_floor_holds() -> None:
 
 
 def test_what_the_tables_cleared_the_model_does_not_read() -> None:
-    """Negated phrases and idioms the tables clear are cut from the model's text, and the model may then raise
-    a concern but not an alert against the tables."""
+    """Negated phrases and idioms the tables clear are cut from the model's text."""
     for text in ["I'm not suicidal", "i want to die laughing", "I would never kill myself"]:
         a = assess_crisis(text)
         assert a.match is None, (text, a)
@@ -183,3 +182,30 @@ def test_the_check_in_names_the_resources() -> None:
 
     text = check_in_message(DEFAULT_RESOURCES)
     assert "988" in text and "741741" in text and "check in" in text
+
+
+def test_text_beside_a_crisis_does_not_hide_it() -> None:
+    """The score is the highest of the text's pieces (all fields, each field, each sentence) and identifiers
+    carry no language: an id, a description or a status update beside a crisis sentence does not lower it."""
+    from core.crisis._model import pieces, score
+
+    crisis = "wrote the letters tonight and gave the dog to my sister, this is the last week anyone has to deal with me"
+    alone = score(crisis)
+    for other in ["append to journal.md (after 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b)",
+                  "Write the user's message to the file they asked for, then run git add and git commit",
+                  "deploy is green, tests pass, merged the migration PR and closed the ticket for the release notes"]:
+        assert score(crisis, other) >= alone - 1e-9, other
+        assert score(other + ". " + crisis) >= alone - 1e-9, other
+    assert M.is_identifier(b"9f86d081884c") and not M.is_identifier(b"tonight") and not M.is_identifier(b"2026")
+    assert len(pieces(["a b c d. e f g h. i j", "x y"])) == 5  # whole, two fields, two sentences of the first
+
+
+def test_a_negation_elsewhere_does_not_silence_the_model() -> None:
+    """What the tables cleared is cut from what the model reads; the rest still counts."""
+    m = M.model()
+    for text in ["I took some of my pills and then panicked and made myself sick, I wanted it to be over",
+                 "gave away my guitar and wrote everyone a letter, sunday is the day it all stops"]:
+        a, b = assess_crisis(text), assess_crisis("I'm not suicidal, but " + text)
+        if a.match is None or a.match.family != "model":
+            continue
+        assert b.match is not None or (b.score is not None and b.score >= m.concern), (text, a, b)

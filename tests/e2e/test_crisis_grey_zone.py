@@ -85,3 +85,35 @@ async def test_second_opinion_never_removes_or_blocks(failure, grey_zone, llm, t
     status, approval = await api.call("POST", "/v1/approvals", json={"action": "send_message",
                                                                      "command": "i want to kill myself"})
     assert approval["status"] == "crisis"
+
+
+async def test_a_retry_keeps_the_second_opinions_answer(grey_zone, llm, telegram, start_daemon, short_tmp):
+    """The same request with the same idempotency key: once the LLM judged it a crisis, a retry is a crisis
+    again even when the LLM times out by then; a pending one stays the same pending one, the LLM not asked."""
+    cfg = make_config(short_tmp, telegram, crisis=CrisisConfig(second_opinion=True),
+                      llm=LLMConfig(base_url=llm.base_url, model="m", timeout=0.3, max_retries=0))
+    daemon, api = await start_daemon(cfg)
+    body = {"action": "send_message", "command": GREY, "idempotency_key": "k-1"}
+    llm.reply = "CRISIS"
+    _, first = await api.call("POST", "/v1/approvals", json=body)
+    llm.delay = 5
+    _, again = await api.call("POST", "/v1/approvals", json=body)
+    assert first["status"] == again["status"] == "crisis"
+    llm.delay, llm.reply = 0, "NO"
+    body = {"action": "send_message", "command": GREY + " again", "idempotency_key": "k-2"}
+    _, pending = await api.call("POST", "/v1/approvals", json=body)
+    asked = len(llm.requests)
+    llm.reply = "CRISIS"
+    _, retry = await api.call("POST", "/v1/approvals", json=body)
+    assert pending["status"] == "pending" and retry["id"] == pending["id"] and len(llm.requests) == asked
+
+
+async def test_quiet_notes_do_not_stay_in_memory(grey_zone, telegram, start_daemon, short_tmp):
+    daemon, api = await start_daemon(make_config(short_tmp, telegram))
+    for k in range(20):
+        telegram.send_user_message(PERSON + k, f"{GREY} ({k})", PERSON + k)
+    await telegram.wait_for(lambda: len(notes(telegram)) == 20, what="twenty notes")
+    await daemon.broker.drain()
+    await daemon.broker.crisis.drain()
+    assert not [a for a in daemon.broker.crisis._alerts.values() if a.is_concern]
+    assert len([r for r in await daemon.ledger.unacknowledged_crises() if r.category == "concern"]) == 20
