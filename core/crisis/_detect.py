@@ -511,8 +511,8 @@ def _assess_model(texts: tuple[str | None, ...], analysed: list[_Text], folds: d
         if not parts:
             return _NOTHING
         fast = _model._FAST
-        if len(parts) == 1 and fast is not None and not _model._SENTENCE_END.intersection(parts[0].encode()):
-            s = fast.score(parts[0].encode("utf-8"))  # (one field, one sentence: one piece)
+        if len(parts) == 1 and fast is not None:
+            s = fast.score(parts[0].encode("utf-8"))  # (one field: one piece)
         else:
             s = _model.score_parts(parts)
         if s == -math.inf:

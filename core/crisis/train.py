@@ -15,7 +15,7 @@ What it does:
 3. chooses the alert threshold: the lowest score at which the model adds alerts to at most ``--budget`` (1 %)
    of the not-crisis messages and requests out-of-fold, beyond those the tables raise; and the grey zone's
    lower edge the same way at ``--concern-budget`` (3 %); a row scores as the detector scores it, the
-   highest of its pieces (all its fields, each field, each sentence);
+   highest of its pieces (all its fields together, each field alone);
 4. fits the model on all rows and writes it with the thresholds, the data version (SHA-256 of the rows read)
    and the out-of-fold figures per file and category.
 

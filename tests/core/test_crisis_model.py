@@ -185,8 +185,8 @@ def test_the_check_in_names_the_resources() -> None:
 
 
 def test_text_beside_a_crisis_does_not_hide_it() -> None:
-    """The score is the highest of the text's pieces (all fields, each field, each sentence) and identifiers
-    carry no language: an id, a description or a status update beside a crisis sentence does not lower it."""
+    """The score is the highest of the text's pieces (all fields together, each field alone) and identifiers
+    carry no language: an id in the same text, or a description beside it, does not lower it."""
     from core.crisis._model import pieces, score
 
     crisis = "wrote the letters tonight and gave the dog to my sister, this is the last week anyone has to deal with me"
@@ -195,9 +195,9 @@ def test_text_beside_a_crisis_does_not_hide_it() -> None:
                   "Write the user's message to the file they asked for, then run git add and git commit",
                   "deploy is green, tests pass, merged the migration PR and closed the ticket for the release notes"]:
         assert score(crisis, other) >= alone - 1e-9, other
-        assert score(other + ". " + crisis) >= alone - 1e-9, other
+    assert score(crisis + " 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b e3b0c44298fc1c149afbf4c8996fb924") == alone
     assert M.is_identifier(b"9f86d081884c") and not M.is_identifier(b"tonight") and not M.is_identifier(b"2026")
-    assert len(pieces(["a b c d. e f g h. i j", "x y"])) == 5  # whole, two fields, two sentences of the first
+    assert pieces(["a b", "x y"]) == ["a b x y", "a b", "x y"] and pieces(["a b"]) == ["a b"]
 
 
 def test_a_negation_elsewhere_does_not_silence_the_model() -> None:
