@@ -28,7 +28,11 @@ class DeadlineScheduler:
     def __init__(self, on_deadline: Callable[[str], Awaitable[None]]):
         self._on_deadline = on_deadline
         self._scheduler = AsyncIOScheduler(
-            timezone="UTC", job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1}
+            # max_instances: a deadline re-armed from inside its own run (an escalation, a deadline that moved)
+            # may fall due before that run ends; with one instance APScheduler would skip the new run, and a
+            # date trigger never fires again: the approval would stay pending. The callbacks check the ledger
+            # (status, deadline, tier) and are safe to overlap.
+            timezone="UTC", job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1000}
         )
 
     def start(self) -> None:
