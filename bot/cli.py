@@ -64,7 +64,8 @@ def _parser() -> argparse.ArgumentParser:
         d.add_argument("--note", help="a note recorded with the decision")
 
     c = sub.add_parser("classify", parents=[common], help="print the tier and reason of a request (no daemon)",
-                       usage="signoff classify [--action NAME] [--json] [--batch] [-- COMMAND...]")
+                       usage="signoff classify [--action NAME] [--description TEXT] [--cwd DIR] [--json] [--batch] "
+                             "[-- COMMAND...]")
     c.add_argument("--action", default="terminal", help="the action name (default: terminal)")
     c.add_argument("--description")
     c.add_argument("--cwd")
