@@ -83,12 +83,11 @@ def is_identifier(word: bytes) -> bool:
     return False
 
 
-def feature_buckets(folded: str) -> list[int]:
-    """Every feature of a folded text, as buckets, in order (the reference featuriser; training counts them,
-    the scorers sum over them). Each distinct word (by its CRC-32) and each distinct pair of neighbouring
-    words counts once: a text that repeats itself says no more than it did the first time, and junk that
-    repeats a word cannot push the score anywhere."""
-    out: list[int] = []
+def _walk(folded: str):
+    """The features of a folded text, in order: ``bytes`` for a distinct word (its buckets are
+    :func:`word_buckets`), ``int`` for the bucket of a distinct pair of neighbouring words. Each distinct word
+    (by its CRC-32) and each distinct pair counts once: a text that repeats itself says no more than it did the
+    first time, and junk that repeats a word cannot push the score anywhere. Identifiers are skipped."""
     seen_words: set[int] = set()
     seen_pairs: set[int] = set()
     prev = b""
@@ -98,15 +97,26 @@ def feature_buckets(folded: str) -> list[int]:
         h = _crc32(word)
         if h not in seen_words:
             seen_words.add(h)
-            out += word_buckets(word)
+            yield word
         core = word.strip(WORD_STRIP)
         if core:
             if prev:
                 p = _crc32(b"\x02" + prev + b" " + core)
                 if p not in seen_pairs:
                     seen_pairs.add(p)
-                    out.append(p & MASK)
+                    yield p & MASK
             prev = core
+
+
+def feature_buckets(folded: str) -> list[int]:
+    """Every feature of a folded text, as buckets, in order (the reference featuriser; training counts them,
+    the scorers sum over them; see :func:`_walk`)."""
+    out: list[int] = []
+    for f in _walk(folded):
+        if type(f) is int:
+            out.append(f)
+        else:
+            out += word_buckets(f)
     return out
 
 
@@ -138,34 +148,20 @@ class Model:
         w = self.weights
         dot = norm = 0.0
         cache = _WORD_SUMS
-        seen_words: set[int] = set()
-        seen_pairs: set[int] = set()
-        prev = b""
-        for word in folded.encode("utf-8").split():
-            if is_identifier(word):
+        for f in _walk(folded):
+            if type(f) is int:
+                dot += w[2 * f]
+                norm += w[2 * f + 1]
                 continue
-            h = _crc32(word)
-            if h not in seen_words:
-                seen_words.add(h)
-                sums = cache.get(word)
-                if sums is None:
-                    bs = word_buckets(word)
-                    sums = (sum(w[2 * b] for b in bs), sum(w[2 * b + 1] for b in bs))
-                    if len(cache) >= _WORD_SUMS_MAX:
-                        cache.clear()
-                    cache[word] = sums
-                dot += sums[0]
-                norm += sums[1]
-            core = word.strip(WORD_STRIP)
-            if core:
-                if prev:
-                    p = _crc32(b"\x02" + prev + b" " + core)
-                    if p not in seen_pairs:
-                        seen_pairs.add(p)
-                        b = p & MASK
-                        dot += w[2 * b]
-                        norm += w[2 * b + 1]
-                prev = core
+            sums = cache.get(f)
+            if sums is None:
+                bs = word_buckets(f)
+                sums = (sum(w[2 * b] for b in bs), sum(w[2 * b + 1] for b in bs))
+                if len(cache) >= _WORD_SUMS_MAX:
+                    cache.clear()
+                cache[f] = sums
+            dot += sums[0]
+            norm += sums[1]
         return self.intercept + dot / max(math.sqrt(norm), NORM_FLOOR)
 
 
@@ -205,13 +201,6 @@ def save(model_meta: dict, idf, coef, path_json: Path = MODEL_JSON, path_bin: Pa
     path_json.write_text(json.dumps(model_meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def model_text(*texts: str | None) -> str:
-    """The folded text the model reads for one message or request: the non-empty texts folded and joined by a
-    space (a mark between them would be a feature: how many fields a request has says nothing of a person).
-    A request gives its command and description, not its action: a tool's name is not what a person wrote."""
-    return " ".join(fold(t if type(t) is str else str(t)) for t in texts if t)
-
-
 _MODEL: Model | None = None
 _FAST = None
 
@@ -233,26 +222,45 @@ def model() -> Model:
 
 def score(*texts: str | None, rewrite=None, folds: dict[str, str] | None = None) -> float | None:
     """The model's score (a logit: at or above ``model().alert`` it alerts) of one message or request's texts,
-    or None when there is no text: the highest of its :func:`pieces`. A text longer than the tables' windows
-    (about 3 KiB) is read in those windows, each with its pieces. ``rewrite`` (``piece -> piece``), when given,
-    is applied to each text and window first (the detector cuts what the tables cleared); ``folds`` maps texts
-    and windows to their folded form where the caller has it already."""
-    from core.crisis._detect import _WINDOW, _windows
-
-    short = [t for t in texts if t and len(t) <= _WINDOW + _WINDOW // 2]
-    if rewrite is not None:
-        short = [rewrite(t) for t in short]
-    best = None
-    if short:
-        best = score_parts([folds[t] if folds and t in folds else fold(t) for t in short])
+    or None when there is nothing to read: the highest of its :func:`pieces`. A text longer than the tables'
+    windows (about 3 KiB) is read in those windows, each on its own. ``rewrite`` (``piece -> piece``), when
+    given, is applied to each text and window first (the detector cuts what the tables cleared); ``folds`` maps
+    texts and windows to their folded form where the caller has it already (the tables folded them)."""
+    limit, windows = _window_rule()
+    folds = folds or {}
+    short: list[str] = []
+    best = -math.inf
     for t in texts:
-        if t and len(t) > _WINDOW + _WINDOW // 2:
-            for w in dict.fromkeys(_windows(t)):
-                if rewrite is not None:
-                    w = rewrite(w)
-                s = score_parts([folds[w] if folds and w in folds else fold(w)])
-                best = s if best is None else max(best, s)
-    return best
+        if not t:
+            continue
+        if type(t) is not str:
+            t = str(t)
+        if len(t) <= limit:
+            if rewrite is not None:
+                t = rewrite(t)
+            short.append(folds.get(t) or fold(t))
+            continue
+        for w in dict.fromkeys(windows(t)):
+            if rewrite is not None:
+                w = rewrite(w)
+            best = max(best, score_folded(folds.get(w) or fold(w)))
+    if short:
+        best = max(best, score_parts(short))
+    return None if best == -math.inf else best
+
+
+_WINDOW_RULE: tuple = ()
+
+
+def _window_rule():
+    """``(longest text read whole, the windows of a longer one)``: the tables' rule (``_detect``, imported on
+    first use: it imports this module)."""
+    global _WINDOW_RULE
+    if not _WINDOW_RULE:
+        from core.crisis._detect import _WINDOW, _windows
+
+        _WINDOW_RULE = (_WINDOW + _WINDOW // 2, _windows)
+    return _WINDOW_RULE
 
 
 def pieces(parts: list[str]) -> list[str]:

@@ -42,6 +42,12 @@ cdef inline bint _is_strip(unsigned char c) noexcept nogil:
     return c == 46 or c == 63 or c == 59 or c == 58 or c == 44 or c == 33  # . ? ; : , !
 
 
+cdef inline void _add(const float* w, uint32_t b, double* acc) noexcept nogil:
+    """One feature's weights: ``idf·coef`` to the dot product, ``idf²`` to the squared norm."""
+    acc[0] += w[2 * b]
+    acc[1] += w[2 * b + 1]
+
+
 cdef inline bint _is_identifier(const unsigned char* p, Py_ssize_t n) noexcept nogil:
     """8 bytes or more, with both digits and letters (``_model.is_identifier``)."""
     cdef bint digit = False, letter = False
@@ -92,9 +98,12 @@ cdef class Scorer:
         cdef Py_ssize_t n = len(folded)
         cdef Py_ssize_t i = 0, ws, we, cs, ce, j, k, m
         cdef Py_ssize_t ps = -1, pe = -1  # the previous word's core
-        cdef uint32_t crc, b, mask = (1 << 16) - 1
+        cdef uint32_t crc, mask = (1 << 16) - 1
         cdef unsigned char one = 1, two = 2, space = 32, c
-        cdef double dot = 0.0, norm = 0.0
+        cdef double acc[2]  # the dot product and the squared norm
+        cdef double norm
+        cdef const float* w = &self.w[0]
+        acc[0] = acc[1] = 0.0
         # one set of the words and pairs seen (their CRC-32 + 1, pairs tagged by bit 33; 0 is empty)
         cdef Py_ssize_t size = 16
         while size < n + 8:
@@ -114,6 +123,11 @@ cdef class Scorer:
                 we = i
                 if _is_identifier(s + ws, we - ws):
                     continue
+                cs, ce = ws, we  # the word without its end punctuation
+                while cs < ce and _is_strip(s[cs]):
+                    cs += 1
+                while ce > cs and _is_strip(s[ce - 1]):
+                    ce -= 1
                 if _first(seen, size, <uint64_t> (~_crc_update(0xFFFFFFFF, s + ws, we - ws)) + 1):
                     # n-grams of " word[:32] ": position 0 and m - 1 of the padded word are spaces
                     m = (we - ws if we - ws < 32 else 32) + 2
@@ -125,24 +139,10 @@ cdef class Scorer:
                             c = 32 if (j + k == 0 or j + k == m - 1) else s[ws + j + k - 1]
                             crc = _TABLE[(crc ^ c) & 0xFF] ^ (crc >> 8)
                             if k >= 1:
-                                b = (~crc) & mask
-                                dot += self.w[2 * b]
-                                norm += self.w[2 * b + 1]
-                    cs, ce = ws, we
-                    while cs < ce and _is_strip(s[cs]):
-                        cs += 1
-                    while ce > cs and _is_strip(s[ce - 1]):
-                        ce -= 1
+                                _add(w, (~crc) & mask, acc)
                     if ce > cs:
                         crc = _crc_update(0xFFFFFFFF, &one, 1)
-                        b = (~_crc_update(crc, s + cs, ce - cs)) & mask
-                        dot += self.w[2 * b]
-                        norm += self.w[2 * b + 1]
-                cs, ce = ws, we
-                while cs < ce and _is_strip(s[cs]):
-                    cs += 1
-                while ce > cs and _is_strip(s[ce - 1]):
-                    ce -= 1
+                        _add(w, (~_crc_update(crc, s + cs, ce - cs)) & mask, acc)
                 if ce > cs:
                     if ps >= 0:
                         crc = _crc_update(0xFFFFFFFF, &two, 1)
@@ -150,11 +150,9 @@ cdef class Scorer:
                         crc = _crc_update(crc, &space, 1)
                         crc = ~_crc_update(crc, s + cs, ce - cs)
                         if _first(seen, size, ((<uint64_t> crc) + 1) | (<uint64_t> 1 << 33)):
-                            b = crc & mask
-                            dot += self.w[2 * b]
-                            norm += self.w[2 * b + 1]
+                            _add(w, crc & mask, acc)
                     ps, pe = cs, ce
         finally:
             free(seen)
-        norm = sqrt(norm)
-        return self.intercept + dot / (norm if norm > self.floor else self.floor)
+        norm = sqrt(acc[1])
+        return self.intercept + acc[0] / (norm if norm > self.floor else self.floor)
