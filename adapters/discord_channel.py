@@ -42,7 +42,7 @@ import yarl
 
 from adapters.cards import TIER_COLOURS, Card, CardEditLocks, build_card, cut, mask_secrets
 from core.channel import CardChange
-from core.crisis import assess_crisis, check_in_message, support_message
+from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 from core.tiers import Tier
@@ -390,22 +390,18 @@ class DiscordChannel:
             return
         text = message.content
         verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
-        if verdict.match is None and not verdict.concern:
-            return
         desk = self.broker.crisis
-        reply = support_message if verdict.match is not None else check_in_message
+        reply = desk.reply_to(verdict)
+        if reply is None:
+            return
         try:  # the person first
-            await asyncio.wait_for(message.reply(reply(desk.settings.resources), mention_author=False),
-                                   REST_TIMEOUT_S)
+            await asyncio.wait_for(message.reply(reply, mention_author=False), REST_TIMEOUT_S)
         except Exception as exc:  # never let a failed reply stop the alert
             log.error("could not answer a crisis message in channel %s: %r", message.channel.id, exc)
         where = "DM" if message.guild is None else str(message.channel.id)
         origin = Origin("discord", chat=where, user_ref=f"discord:{message.author.id}",
                         user_name=f"@{message.author.name}")
-        if verdict.match is not None:
-            desk.raise_alert(text, origin, verdict.match)
-        else:
-            desk.raise_concern(text, origin)
+        desk.raise_for(text, origin, verdict)
 
     def _gateway_up(self, how: str) -> None:
         was = self._up

@@ -38,7 +38,7 @@ from telegram.ext import (
 
 from adapters.cards import Card, CardEditLocks, build_card
 from core.channel import CardChange
-from core.crisis import assess_crisis, check_in_message, support_message
+from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 
@@ -416,21 +416,18 @@ class TelegramChannel:
         self._up = True
         text = message.text
         verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
-        if verdict.match is None and not verdict.concern:
-            return
         desk = self.broker.crisis
-        reply = support_message if verdict.match is not None else check_in_message
+        reply = desk.reply_to(verdict)
+        if reply is None:
+            return
         try:  # the person first: the reply goes out before anything else is attempted
-            await message.reply_text(reply(desk.settings.resources), do_quote=True)
+            await message.reply_text(reply, do_quote=True)
         except TelegramError as exc:
             log.error("could not answer a crisis message in chat %s: %s", message.chat.id, exc)
         origin = Origin("telegram", chat=str(message.chat.id),
                         user_ref=f"telegram:{user.id}" if user else None,
                         user_name=(f"@{user.username}" if user.username else user.full_name) if user else None)
-        if verdict.match is not None:
-            desk.raise_alert(text, origin, verdict.match)
-        else:
-            desk.raise_concern(text, origin)
+        desk.raise_for(text, origin, verdict)
 
     # presses ---------------------------------------------------------------------------------
 

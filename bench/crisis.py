@@ -32,7 +32,6 @@ from core.crisis import (
 from core.crisis._detect import (  # noqa: E402
     assess_crisis,
     assess_crisis_request,
-    detect_crisis_request,
     tables_match,
     tables_match_request,
 )
@@ -206,14 +205,6 @@ def out_of_fold() -> None:
 #: before it was used: recall 0.427 (first person), 0.391 (embedded and agent requests), 2.3 % false alarms;
 #: round 2: recall 0.309 (posts), 0.352 (agent request pairs), 6.9 % and 3.2 % false alarms (docs/crisis.md).
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis"
-
-
-def corpus_hit(row: dict) -> bool:
-    """Whether the detector alerts on a corpus row: a message (``text``) or an agent request (``action``,
-    ``command``, ``description``)."""
-    if "text" in row:
-        return detect_crisis(row["text"]) is not None
-    return detect_crisis_request(row.get("action"), row.get("command"), row.get("description")) is not None
 
 
 def corpus() -> None:

@@ -19,7 +19,14 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from core.crisis import DEFAULT_RESOURCES, CrisisMatch, Resource
+from core.crisis import (
+    DEFAULT_RESOURCES,
+    CrisisAssessment,
+    CrisisMatch,
+    Resource,
+    check_in_message,
+    support_message,
+)
 from core.crisis._second import SecondOpinion
 from core.crisis._second import ask as ask_second_opinion
 from core.ledger import CrisisAlertRow, EventRow, Ledger
@@ -171,6 +178,19 @@ class CrisisDesk:
                             match.evidence if match else None, alert_id)
         self._schedule(alert)
         return alert.model_copy()
+
+    def reply_to(self, verdict: CrisisAssessment) -> str | None:
+        """What a person who wrote ``verdict``'s text is told at once: the support message for an alert, the
+        gentle check-in for a concern (both with the resources), None for neither."""
+        if verdict.match is not None:
+            return support_message(self.settings.resources)
+        return check_in_message(self.settings.resources) if verdict.concern else None
+
+    def raise_for(self, text: str, origin: Origin, verdict: CrisisAssessment) -> CrisisAlert | None:
+        """The responders' side of :meth:`reply_to`: an alert, a quiet note, or nothing."""
+        if verdict.match is not None:
+            return self.raise_alert(text, origin, verdict.match)
+        return self.raise_concern(text, origin) if verdict.concern else None
 
     def raise_concern(self, text: str, origin: Origin) -> CrisisAlert:
         """A quiet note for the grey zone (the model's score is below the alert): category ``concern``,

@@ -24,7 +24,6 @@ second clause.
 from __future__ import annotations
 
 import logging
-import math
 import re
 from dataclasses import dataclass
 from itertools import chain, islice
@@ -496,32 +495,9 @@ def _assess_model(texts: tuple[str | None, ...], analysed: list[_Text], folds: d
     m = _model._MODEL or _loaded_model()
     if m is None:
         return _NOTHING
-    parts: list[str] = []
-    for t in texts:  # the common case (short texts) inline: this runs on every request
-        if not t:
-            continue
-        if type(t) is not str:
-            t = str(t)
-        if len(t) > _WINDOW + _WINDOW // 2:
-            parts = []
-            break
-        f = folds.get(t)
-        parts.append(f if f is not None else fold(t))
-    else:
-        if not parts:
-            return _NOTHING
-        fast = _model._FAST
-        if len(parts) == 1 and fast is not None:
-            s = fast.score(parts[0].encode("utf-8"))  # (one field: one piece)
-        else:
-            s = _model.score_parts(parts)
-        if s == -math.inf:
-            return _NOTHING
-    if not parts:
-        texts = tuple(t if t is None or type(t) is str else str(t) for t in texts)
-        s = _model.score(*texts, folds=folds)
-        if s is None or s == -math.inf:
-            return _NOTHING
+    s = _model.score(*texts, folds=folds)
+    if s is None:
+        return _NOTHING
     rewrite = None
     if s >= m.concern and any(t.cleared for t in analysed):
         # the phrases the tables cleared (negated, an idiom, a context that clears them) are cut, so the model,
@@ -529,6 +505,8 @@ def _assess_model(texts: tuple[str | None, ...], analysed: list[_Text], folds: d
         # reads the text closely again; a cleared phrase is crisis language, so cutting it lowers the score)
         rewrite = _unread(analysed)
         s = _model.score(*texts, rewrite=rewrite)
+        if s is None:
+            return _NOTHING
     if s >= m.alert:
         return CrisisAssessment(CrisisMatch("warning_sign", _model_evidence(texts, rewrite), "model"), False, s)
     return CrisisAssessment(None, s >= m.concern, s)
@@ -604,8 +582,8 @@ def detect_crisis_request(action: str | None, command: str | None, description: 
 
 
 def model_reading(texts: tuple[str | None, ...], action: str | None = None,
-                  request: bool = False) -> tuple[bool, list[str], bool]:
-    """``(the tables alert, the folded fields the model reads, the tables cleared a phrase)`` for one message
+                  request: bool = False) -> tuple[bool, list[str]]:
+    """``(the tables alert, the folded fields the model reads)`` for one message
     (``texts``) or, with ``request``, one agent request (``action`` and ``texts`` = command, description): what
     training sees, the same as :func:`assess_crisis` would read (long texts whole, not in windows)."""
     analysed: list[_Text] = []
@@ -616,4 +594,4 @@ def model_reading(texts: tuple[str | None, ...], action: str | None = None,
     rewrite = _unread(analysed)
     if rewrite is not None:
         texts = tuple(rewrite(t) if t else t for t in texts)
-    return hit, [fold(t if type(t) is str else str(t)) for t in texts if t], rewrite is not None
+    return hit, [fold(t if type(t) is str else str(t)) for t in texts if t]

@@ -54,8 +54,8 @@ def _rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def reading(row: dict) -> tuple[bool, list[str], bool]:
-    """``(the tables alert, the folded fields the model reads, the tables cleared a phrase)`` for one row: a message's text, or an agent
+def reading(row: dict) -> tuple[bool, list[str]]:
+    """``(the tables alert, the folded fields the model reads)`` for one row: a message's text, or an agent
     request's command and description, without what the tables cleared (see
     :func:`core.crisis._detect.model_reading`)."""
     from core.crisis._detect import model_reading
@@ -66,9 +66,8 @@ def reading(row: dict) -> tuple[bool, list[str], bool]:
 
 
 def labelled_rows() -> list[dict]:
-    """Every training row as ``{"text" (folded, as the model reads it), "tables" (whether the tables alert),
-    "cleared" (whether the tables cleared a phrase in it),
-    "raw", "y" (1 crisis, 0 not), "group", "file", "category", "request"}`` (``raw``: a message's text;
+    """Every training row as ``{"parts" (its folded fields, as the model reads them), "tables" (whether the
+    tables alert), "raw", "y" (1 crisis, 0 not), "group", "file", "category", "request"}`` (``raw``: a message's text;
     ``request``: the action, command and description of an agent request, else None). Ambiguous rows are
     left out."""
     out: list[dict] = []
@@ -79,9 +78,8 @@ def labelled_rows() -> list[dict]:
         req = None
         if "text" not in row:
             req = (row.get("action"), row.get("command"), row.get("description"))
-        tables, parts, cleared = reading(row)
-        out.append({"text": " ".join(parts), "parts": parts, "tables": tables, "cleared": cleared,
-                    "raw": row.get("text"), "y": int(row["label"] == "crisis"),
+        tables, parts = reading(row)
+        out.append({"parts": parts, "tables": tables, "raw": row.get("text"), "y": int(row["label"] == "crisis"),
                     "group": group, "file": file, "category": category, "request": req})
 
     for path in sorted((DATA / "crisis").glob("*.jsonl")):
@@ -96,8 +94,8 @@ def labelled_rows() -> list[dict]:
         commands += [(path.name, r["command"]) for r in _rows(path)]
     for command, name in dict((c, n) for n, c in commands).items():  # (each command once)
         row = {"action": "terminal", "command": command, "description": None}
-        tables, parts, cleared = reading(row)
-        out.append({"text": " ".join(parts), "parts": parts, "tables": tables, "cleared": cleared, "raw": None, "y": 0, "group": f"commands:{name}",
+        tables, parts = reading(row)
+        out.append({"parts": parts, "tables": tables, "raw": None, "y": 0, "group": f"commands:{name}",
                     "file": name, "category": "command", "request": ("terminal", command, None)})
     return out
 
@@ -108,6 +106,11 @@ def data_version(rows: list[dict]) -> str:
     for r in rows:
         h.update(json.dumps([r["raw"], r["request"], r["y"], r["group"]], ensure_ascii=False).encode("utf-8"))
     return h.hexdigest()[:16]
+
+
+def whole_rows(rows: list[dict]):
+    """The count matrix of the rows read whole (their fields joined)."""
+    return matrix([" ".join(r["parts"]) for r in rows])
 
 
 def matrix(folded: list[str]):
@@ -244,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     rows = labelled_rows()
     ys = [r["y"] for r in rows]
-    x = matrix([r["text"] for r in rows])
+    x = whole_rows(rows)
     tables = [r["tables"] for r in rows]
     oof = out_of_fold(rows, x, args.c)
     pool = [r["category"] != "command" and "everyday" not in r["group"] for r in rows]

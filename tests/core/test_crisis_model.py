@@ -80,7 +80,7 @@ def test_training_is_reproducible() -> None:
     from core.crisis import train
 
     rows = train.labelled_rows()[::7]
-    x = train.matrix([r["text"] for r in rows])
+    x = train.whole_rows(rows)
     y = [r["y"] for r in rows]
     idf1, lr1 = train.fit(x, y)
     idf2, lr2 = train.fit(x, y)
