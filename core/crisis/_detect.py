@@ -495,6 +495,7 @@ def _assess_model(texts: tuple[str | None, ...], analysed: list[_Text], folds: d
     m = _model._MODEL or _loaded_model()
     if m is None:
         return _NOTHING
+    texts = tuple(t if t is None or type(t) is str else str(t) for t in texts)
     s = _model.score(*texts, folds=folds)
     if s is None:
         return _NOTHING
@@ -547,8 +548,8 @@ def assess_crisis_request(action: str | None, command: str | None, description: 
     """:func:`assess_crisis` of one agent request: the tables read all three fields, the model the command and
     the description (a tool's name is not what a person wrote)."""
     key = (action, command, description)
-    short = (not command or len(command) <= _REQUEST_MEMO_TEXT) and (not description or len(description) <= _REQUEST_MEMO_TEXT)
-    if short:
+    remember = all(t is None or (type(t) is str and len(t) <= _REQUEST_MEMO_TEXT) for t in key)
+    if remember:
         hit = _REQUEST_MEMO.get(key)
         if hit is not None:
             return hit
@@ -556,7 +557,7 @@ def assess_crisis_request(action: str | None, command: str | None, description: 
     folds: dict[str, str] = {}
     match = tables_match_request(action, command, description, analysed, folds)
     out = CrisisAssessment(match) if match is not None else _assess_model((command, description), analysed, folds)
-    if short and type(action) is str and type(command) in (str, type(None)) and type(description) in (str, type(None)):
+    if remember:
         if len(_REQUEST_MEMO) >= _REQUEST_MEMO_MAX:
             _REQUEST_MEMO.clear()
         _REQUEST_MEMO[key] = out
@@ -566,7 +567,7 @@ def assess_crisis_request(action: str | None, command: str | None, description: 
 #: assessments of short requests already read (agents repeat their commands: ls, git status, the test run)
 _REQUEST_MEMO: dict[tuple, CrisisAssessment] = {}
 _REQUEST_MEMO_MAX = 4096
-_REQUEST_MEMO_TEXT = 1024  # characters of a command or description at most, for a request to be remembered
+_REQUEST_MEMO_TEXT = 1024  # characters of a field at most, for a request to be remembered
 
 
 def detect_crisis(*texts: str | None) -> CrisisMatch | None:
