@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import socket
+from datetime import timedelta
 from enum import StrEnum
 from pathlib import Path
 
@@ -25,6 +26,11 @@ from core.ledger import Ledger
 from core.policy import Policy
 
 log = logging.getLogger("signoff")
+
+#: how often the sweeper looks for pending approvals whose timer did not run, and how late one must be
+#: (seconds): a timer that is merely late on a busy loop gets this long before the sweeper steps in
+SWEEP_INTERVAL_S = 2.0
+SWEEP_GRACE_S = 5.0
 
 
 def version() -> str:
@@ -146,6 +152,7 @@ class Daemon:
                 from bot.llm import crisis_second_opinion
 
                 self.broker.crisis.second_opinion = crisis_second_opinion(cfg.llm)
+            self.scheduler.interval_job("sweep-overdue", SWEEP_INTERVAL_S, self._sweep)
             self.scheduler.start()
             channels = self._channels if self._channels is not None else build_channels(cfg)
             for channel in channels:
@@ -171,6 +178,12 @@ class Daemon:
         self.state = State.RUNNING
         log.info("signoff %s listening on %s (%d pending approvals re-armed; channels: %s)", version(),
                  self.socket_path, pending, ", ".join(f"{k}={v}" for k, v in self.health().items()) or "none")
+
+    async def _sweep(self) -> None:
+        try:
+            await self.broker.sweep_overdue(timedelta(seconds=SWEEP_GRACE_S))
+        except Exception:  # the ledger is down: the next sweep tries again
+            log.exception("sweeping overdue approvals failed")
 
     def health(self) -> dict[str, str]:
         return {ch.name: "up" if ch.is_up() else "down" for ch in self.channels}

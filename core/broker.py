@@ -106,6 +106,7 @@ class Broker:
         self._second_crises: set[str] = set()  # content hashes the crisis second opinion judged a crisis
         self._stale: dict[str, set[str]] = {}  # channel name -> approvals whose cards missed an update
         self._tasks: set[asyncio.Task] = set()
+        self.swept = 0  # deadlines the sweeper had to run (their timer was lost): should stay 0
 
     # lifecycle -------------------------------------------------------------------------------
 
@@ -380,6 +381,22 @@ class Broker:
             self._schedule(row.id, row.deadline)  # the deadline moved (card shown later): wait for it
             return
         await self._deadline_passed(row, now, restart=False)
+
+    async def sweep_overdue(self, grace: timedelta = timedelta(seconds=10)) -> int:
+        """The second line behind the timers: escalate or expire every pending approval whose deadline
+        passed more than ``grace`` ago (its timer was lost or never ran), with a warning and a
+        ``deadline_swept`` event on each. Returns how many were swept (also added to :attr:`swept`)."""
+        now = self.clock()
+        swept = 0
+        for row in await self.ledger.overdue_rows(now - grace):
+            late = (now - row.deadline).total_seconds()
+            log.warning("approval %s: its deadline passed %.1f s ago and its timer did not run; the sweeper "
+                        "escalates or expires it now", row.id, late)
+            await self.record(row.id, "deadline_swept", actor="timeout", late_s=round(late, 3))
+            await self._deadline_passed(row, now, restart=False)
+            swept += 1
+        self.swept += swept
+        return swept
 
     async def _deadline_passed(self, row: ApprovalRow, now: datetime, restart: bool) -> bool:
         """Escalate or expire ``row``; True when it is still pending afterwards."""

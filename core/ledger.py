@@ -367,6 +367,15 @@ class Ledger:
             res = await s.exec(select(ApprovalRow).where(ApprovalRow.status == Status.PENDING.value))
             return list(res.scalars().all())
 
+    async def overdue_rows(self, before: datetime) -> list[ApprovalRow]:
+        """Pending approvals whose deadline is earlier than ``before`` (UTC), earliest first."""
+        q = (select(ApprovalRow)
+             .where(ApprovalRow.status == Status.PENDING.value, ApprovalRow.deadline < before)
+             .order_by(ApprovalRow.deadline))
+        async with self._sessions() as s:
+            res = await s.exec(q)
+            return list(res.scalars().all())
+
     async def finalize(
         self,
         approval_id: str,
