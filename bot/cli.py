@@ -221,10 +221,15 @@ def _await_outcome(conn, approval: dict, wait: float | None, as_json: bool, verb
             if left <= 0:
                 break
             chunk = min(left, POLL_SECONDS)
+            polled = time.monotonic()
             try:
                 status, latest = conn.call("GET", f"/v1/approvals/{approval_id}?wait={chunk:.3f}", timeout=chunk + 30)
-            except DaemonUnreachable:
-                lost_since = lost_since or time.monotonic()
+            except DaemonUnreachable as exc:
+                # The outage starts when the daemon was last seen serving: a poll it held for a while and
+                # then cut (a restart) starts a new one, however long ago an earlier outage began. (A
+                # connection closed at once, as by a daemon refusing connections, does not.)
+                held = exc.connected and time.monotonic() - polled >= 1.0
+                lost_since = time.monotonic() if held or lost_since is None else lost_since
                 if time.monotonic() - lost_since > RECONNECT_SECONDS:
                     raise
                 time.sleep(1.0)  # the daemon may be restarting; the approval is in its ledger

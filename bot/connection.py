@@ -15,7 +15,14 @@ from typing import Any
 
 
 class DaemonUnreachable(Exception):
-    """No daemon answers on the socket (or it is not the daemon we trust)."""
+    """No daemon answers on the socket (or it is not the daemon we trust).
+
+    ``connected`` is True when a daemon did accept the connection and it broke afterwards (the daemon
+    stopped in the middle of a long poll): it was up until a moment ago."""
+
+    def __init__(self, message: str, connected: bool = False):
+        super().__init__(message)
+        self.connected = connected
 
 
 class UntrustedDaemon(DaemonUnreachable):
@@ -81,7 +88,9 @@ class DaemonConnection:
         except UntrustedDaemon:
             raise
         except (OSError, http.client.HTTPException) as exc:
-            raise DaemonUnreachable(f"signoff daemon unreachable at {self.socket_path}: {exc}") from None
+            raise DaemonUnreachable(f"signoff daemon unreachable at {self.socket_path}: {exc}",
+                                    connected=conn.sock is not None or isinstance(exc, http.client.HTTPException)
+                                    ) from None
         finally:
             conn.close()
         try:

@@ -321,3 +321,44 @@ async def test_only_a_terminal_approver_acknowledges_a_crisis_alert(start_daemon
     status, data = await api.call("POST", f"/v1/crisis/{alert.id}/ack")
     assert status == 403 and "terminal channel is disabled" in data["error"]["message"]
     assert (await daemon.broker.crisis.get(alert.id)).acknowledged_by is None
+
+
+async def test_waiting_request_survives_two_daemon_restarts(short_tmp, monkeypatch):
+    """The outage clock starts again at each restart: a second restart long after the first (here: longer
+    than the whole reconnect window) does not make a waiting client give up."""
+    import bot.cli
+    from bot.app import Daemon
+    from bot.connection import DaemonConnection
+
+    monkeypatch.setattr(bot.cli, "RECONNECT_SECONDS", 2.0)
+    config = make_config(short_tmp)
+    daemon = Daemon(config)
+    await daemon.start()
+    api = ApiClient(config.server.path())
+    _, approval = await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": "git push"})
+    await api.close()
+    conn = DaemonConnection(config.server.path())
+    waiting = asyncio.create_task(asyncio.to_thread(bot.cli._await_outcome, conn, approval, None, True, "request"))
+
+    async def polled_by_the_client(d: Daemon) -> None:
+        for _ in range(500):
+            if d.broker._waiters.get(approval["id"]) is not None:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("the client is not waiting on this daemon")
+
+    for _ in range(2):
+        await polled_by_the_client(daemon)
+        await asyncio.sleep(2.5)  # connected for longer than the reconnect window
+        await daemon.stop()
+        daemon = Daemon(config)
+        await daemon.start()
+    await polled_by_the_client(daemon)
+    api = ApiClient(config.server.path())
+    try:
+        status, _ = await api.call("POST", f"/v1/approvals/{approval['id']}/decision", json={"decision": "approve"})
+        assert status == 200
+        assert await asyncio.wait_for(waiting, 30) == 0
+    finally:
+        await api.close()
+        await daemon.stop()
