@@ -21,6 +21,8 @@ class TerminalChannel:
     """
 
     name = "terminal"
+    #: the cards were lines on the old process's output: after a restart the broker posts pending ones again
+    cards_survive_restart = False
 
     def __init__(self, out: TextIO | None = None):
         self._out = out

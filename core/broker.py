@@ -119,12 +119,20 @@ class Broker:
         others keep their deadlines. Returns how many approvals are still pending."""
         now = self.clock()
         pending = 0
+        rearmed: list[ApprovalRow] = []
         for row in await self.ledger.pending_rows():
             if row.deadline is not None and row.deadline > now:
                 self._schedule(row.id, row.deadline)
+                rearmed.append(row)
                 pending += 1
-            elif await self._deadline_passed(row, now, restart=True):
+            elif await self._deadline_passed(row, now, restart=True):  # (its escalation shows the card again)
                 pending += 1
+        # A channel whose cards died with the old process (the terminal's output) shows the re-armed ones again.
+        again = [ch for ch in self.channels if not getattr(ch, "cards_survive_restart", True)]
+        for row in sorted(rearmed, key=lambda r: (r.created_at, r.id)) if again else ():
+            approval = row.to_model()
+            for channel in again:
+                await self._call(channel, "post_card", approval, "↻ still pending after a restart")
         return pending
 
     async def load_stale(self, days: float = 7.0) -> None:

@@ -362,3 +362,37 @@ async def test_waiting_request_survives_two_daemon_restarts(short_tmp, monkeypat
     finally:
         await api.close()
         await daemon.stop()
+
+
+async def test_terminal_shows_pending_cards_again_after_a_restart(short_tmp):
+    """The terminal's cards are lines on the old process's output: a restarted daemon prints each approval
+    still pending (oldest first, with the commands that decide it), and not the decided ones."""
+    import io
+
+    from adapters.terminal import TerminalChannel
+    from bot.app import Daemon
+
+    config = make_config(short_tmp)
+    daemon = Daemon(config, channels=[TerminalChannel(out=io.StringIO())])
+    await daemon.start()
+    api = ApiClient(config.server.path())
+    try:
+        ids = []
+        for command in ("git push origin main", "pip install requests", "npm publish"):
+            _, approval = await api.call("POST", "/v1/approvals", json={"action": "terminal", "command": command})
+            ids.append(approval["id"])
+        await api.call("POST", f"/v1/approvals/{ids[1]}/decision", json={"decision": "deny"})
+    finally:
+        await api.close()
+        await daemon.stop()
+    out = io.StringIO()
+    daemon = Daemon(config, channels=[TerminalChannel(out=out)])
+    await daemon.start()
+    try:
+        shown = out.getvalue()
+    finally:
+        await daemon.stop()
+    assert shown.count("still pending after a restart") == 2
+    assert f"signoff approve {ids[0]}" in shown and f"signoff approve {ids[2]}" in shown
+    assert shown.index(ids[0]) < shown.index(ids[2])
+    assert ids[1] not in shown
