@@ -432,6 +432,14 @@ class Broker:
 
     async def wait(self, approval_id: str, timeout: float) -> Approval:
         """The approval once final, or as it is after ``timeout`` seconds. Raises NotFound."""
+        waiter = self._waiters.get(approval_id)
+        if waiter is not None and not waiter.done() and timeout > 0:
+            # Someone waits already: the approval exists and is pending (the future goes when it is final),
+            # so share it without a ledger read (hundreds of polls on one approval cost one read).
+            try:
+                return await asyncio.wait_for(asyncio.shield(waiter), timeout)
+            except TimeoutError:
+                return await self.get(approval_id)
         approval = await self.get(approval_id)
         if approval.is_final or timeout <= 0:
             return approval

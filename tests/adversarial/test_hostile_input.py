@@ -107,11 +107,14 @@ async def test_many_long_polls_on_one_approval_all_wake_on_decision(start_daemon
         unknown = await asyncio.gather(*(poll(f"/v1/approvals/nope{i}?wait=3600") for i in range(100)))
         assert {s for s, _ in unknown} == {404}
         waiters, quitters = [], []
-        for _ in range(10):  # connect in batches (same event loop as the daemon: let it accept)
-            waiters += [asyncio.create_task(poll(f"/v1/approvals/{approval['id']}?wait=3600")) for _ in range(50)]
-            quitters += [asyncio.create_task(poll(f"/v1/approvals/{approval['id']}?wait=3600")) for _ in range(5)]
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)
+        waiters += [asyncio.create_task(poll(f"/v1/approvals/{approval['id']}?wait=3600")) for _ in range(500)]
+        quitters += [asyncio.create_task(poll(f"/v1/approvals/{approval['id']}?wait=3600")) for _ in range(50)]
+        for _ in range(3000):  # until every poll is held by the daemon (each has its connection)
+            if len(daemon.api._runner.server.connections) >= 551:  # + the test's own api client
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError(f"only {len(daemon.api._runner.server.connections)} connections held")
         for q in quitters:
             q.cancel()
         status, decided = await api.call("POST", f"/v1/approvals/{approval['id']}/decision", json={"decision": "deny"})
