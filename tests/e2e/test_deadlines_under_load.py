@@ -61,7 +61,7 @@ async def _until(check, timeout: float, what: str) -> float:
 
 
 async def test_a_burst_of_approvals_all_escalate_twice_and_expire(start_daemon, short_tmp) -> None:
-    n = 2000
+    n = 1500
     daemon, _ = await start_daemon(make_config(short_tmp, timeouts=(1, 1, 1)),
                                    channels=[TerminalChannel(out=io.StringIO())])
     db = short_tmp / "ledger.db"
@@ -95,7 +95,7 @@ async def test_a_lost_timer_is_caught_by_the_sweeper(start_daemon, short_tmp, mo
 
 
 async def test_a_burst_survives_sigkill_and_restart(short_tmp) -> None:
-    n = 1000
+    n = 800
     cfg = {"server": {"socket_path": str(short_tmp / "s.sock")}, "ledger": {"url": f"sqlite:///{short_tmp}/ledger.db"},
            "tiers": {"MEDIUM": {"timeout": 3}, "HIGH": {"timeout": 3}, "CRITICAL": {"timeout": 3}}}
     cfg_path = short_tmp / "config.yaml"
