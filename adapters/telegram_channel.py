@@ -478,8 +478,9 @@ class TelegramChannel:
                 continue  # reached on an earlier attempt
             try:
                 msg = await self._send(chat_id, text, markup)
-            except TelegramError as exc:
-                failed.append(f"{chat_id}: {exc}")
+            except (TelegramError, DeliveryUnknown) as exc:
+                # (an uncertain alert is sent again by the desk: a duplicate alert beats a lost one)
+                failed.append(f"{chat_id}: {redact(str(exc), self.config)}")
                 continue
             await self.broker.ledger.add_card(alert.id, self.name, f"{chat_id}:{msg.message_id}", _now(), purpose=purpose)
             if markup is not None:  # acknowledged while this copy was being sent: show it
