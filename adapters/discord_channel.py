@@ -46,7 +46,7 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
-from core.retry import SEND_POLICY, Fault, RetryPolicy
+from core.retry import SEND_POLICY, Fault, FaultKind, RetryPolicy
 from core.retry import call as with_retries
 from core.tiers import Tier
 
@@ -321,6 +321,7 @@ class DiscordChannel:
         self._responder_channels = (set(config.crisis_channel_ids or config.approval_channel_ids)
                                     | set(config.oncall_channel_ids))
         self._tasks: set[asyncio.Task] = set()
+        self._later: asyncio.Task | None = None  # a resync after a wait longer than the retry budget
         self._patched: tuple[Any, Any] | None = None
         #: Why the channel is down for good (a refused token or intents), for logs and health; None otherwise.
         self.problem: str | None = None
@@ -490,6 +491,25 @@ class DiscordChannel:
             except Exception as exc:
                 log.warning("discord resync: card %s not posted: %r", approval.id, exc)
 
+    def _resync_after(self, exc: BaseException) -> None:
+        """A card was not posted for a reason that passes (a long rate limit, 5xx past the retry budget)
+        while the channel is up: post the missed cards again once the wait is over (at least
+        ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
+        fault = classify(exc)
+        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+            return
+        delay = max(fault.retry_after, REQUEST_POLICY.cap)
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            if self._up and not self._stopping:
+                await self._resync()
+
+        log.info("discord: missed cards are posted again in %.1f s", delay)
+        self._later = asyncio.ensure_future(later())
+        self._tasks.add(self._later)
+        self._later.add_done_callback(self._tasks.discard)
+
     # sending ---------------------------------------------------------------------------------
 
     async def _send(self, channel_id: int, **kwargs) -> discord.Message:
@@ -550,6 +570,7 @@ class DiscordChannel:
                     msg = await self._send(channel_id, embed=embed, view=card_view(approval.id))
                 except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
                     log.warning("card %s not posted to discord channel %s: %r", approval.id, channel_id, exc)
+                    self._resync_after(exc)
                     continue
                 await self._record_card(approval, channel_id, msg.id)
                 shown = True

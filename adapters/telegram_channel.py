@@ -45,7 +45,7 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
-from core.retry import SEND_POLICY, DeliveryUnknown, Fault, RetryPolicy
+from core.retry import SEND_POLICY, DeliveryUnknown, Fault, FaultKind, RetryPolicy
 from core.retry import call as with_retries
 
 if TYPE_CHECKING:
@@ -190,6 +190,7 @@ class TelegramChannel:
         self._started = False
         self._connector: asyncio.Task | None = None
         self._prober: asyncio.Task | None = None
+        self._later: asyncio.Task | None = None  # a resync after a wait longer than the retry budget
         self._edit_locks = CardEditLocks()
         self._approvers = set(config.approver_ids)
         self._contents: dict[str, int] = {}  # "chat:message" -> hash of the text and keyboard it shows
@@ -250,10 +251,11 @@ class TelegramChannel:
                 await asyncio.sleep(delay)
 
     async def stop(self) -> None:
-        if self._prober is not None and not self._prober.done():
-            self._prober.cancel()
-            with contextlib.suppress(BaseException):
-                await self._prober
+        for task in (self._prober, self._later):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         if self._connector is not None and not self._connector.done():
             self._connector.cancel()
             with contextlib.suppress(BaseException):
@@ -309,6 +311,23 @@ class TelegramChannel:
             if not await self.broker.ledger.cards(approval.id, self.name):
                 with contextlib.suppress(Exception):
                     await self.post_card(approval)
+
+    def _resync_after(self, exc: BaseException) -> None:
+        """A card was not posted for a reason that passes (a long 429, 5xx past the retry budget) while
+        the channel is up: post the missed cards again once the wait Telegram asked for is over (at
+        least ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
+        fault = classify(exc)
+        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+            return
+        delay = max(fault.retry_after, REQUEST_POLICY.cap)
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            if self._up and self._started:
+                await self._resync()
+
+        log.info("telegram: missed cards are posted again in %.1f s", delay)
+        self._later = asyncio.get_running_loop().create_task(later())
 
     # sending ---------------------------------------------------------------------------------
 
@@ -371,6 +390,7 @@ class TelegramChannel:
                     continue
                 except TelegramError as exc:
                     log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, redact(str(exc), self.config))
+                    self._resync_after(exc)
                     continue
                 await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
                 shown = True

@@ -12,6 +12,7 @@ import time
 import adapters.discord_channel
 import adapters.telegram_channel
 from core.channel import CardChange
+from core.retry import RetryPolicy
 from tests.conftest import (
     APPROVAL_CHAT,
     APPROVER,
@@ -78,6 +79,22 @@ async def test_discord_429_card_arrives_once_after_the_wait_asked(discord, start
     assert [c.status for c in calls] == [429, 200] and len(discord.sent(DISCORD_APPROVAL)) == 1
     assert calls[1].at - calls[0].at >= 1.0
     figure("discord 429 (retry_after 1 s): card after", time.monotonic() - t0)
+
+
+async def test_telegram_429_longer_than_the_retry_budget_posts_the_card_after_the_wait(
+        telegram, start_daemon, short_tmp, monkeypatch):
+    monkeypatch.setattr(adapters.telegram_channel, "REQUEST_POLICY", RetryPolicy(budget=1.0, cap=0.5))
+    daemon, api = await start_daemon(make_config(short_tmp, telegram))
+    telegram.inject(SEND_TG, Fault.rate_limit(2))
+    t0 = time.monotonic()
+    _, approval = await _submit(api)
+    await telegram.wait_for(lambda: telegram.sent(APPROVAL_CHAT), timeout=5, what="the card")
+    calls = telegram.calls_to(SEND_TG)
+    assert [c.status for c in calls] == [429, 200] and len(telegram.sent(APPROVAL_CHAT)) == 1
+    assert calls[1].at - calls[0].at >= 2.0  # given up inline (2 s > the 1 s budget), posted by a resync
+    figure("telegram 429 (retry_after 2 s, past the budget): card after", time.monotonic() - t0)
+    await channel(daemon, "telegram")._later  # the resync that posted it
+    assert await daemon.broker.ledger.cards(approval["id"], "telegram")
 
 
 # 5xx ---------------------------------------------------------------------------------------------
@@ -311,3 +328,23 @@ async def test_telegram_not_modified_answer_counts_as_success(telegram, start_da
     current = await daemon.broker.get(approval["id"])
     assert await tg.update_card(current, CardChange.ESCALATED) is True  # no error, nothing retried
     assert [c.status for c in telegram.calls_to("editMessageText")] == [400]
+
+
+async def test_doctor_names_the_channel_with_a_bad_token(telegram, discord, start_daemon, short_tmp, monkeypatch):
+    import yaml
+
+    from bot import doctor
+    from bot.config import load_config
+
+    data = both(short_tmp, telegram, discord).model_dump(mode="json", exclude_none=True, exclude={"source"})
+    data["telegram"]["token"], data["discord"]["token"] = "123:WRONG", discord.token
+    path = short_tmp / "config.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    for var in ("SIGNOFF_TELEGRAM_TOKEN", "SIGNOFF_DISCORD_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    await start_daemon(load_config(path))
+    report = await asyncio.to_thread(doctor.check, str(path), 5.0)
+    assert "telegram: getMe failed: The token `••••` was rejected by the server." in report.problems
+    assert "daemon: channel telegram is down" in report.problems
+    assert not any(p.startswith("discord") or "channel discord" in p for p in report.problems)
+    assert "WRONG" not in report.render()
