@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import secrets
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -45,6 +46,8 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
+from core.retry import SEND_POLICY, Fault, FaultKind, RetryPolicy
+from core.retry import call as with_retries
 from core.tiers import Tier
 
 if TYPE_CHECKING:
@@ -61,7 +64,10 @@ ANSWER_WITHIN_S = 1.5
 #: discord.py retries 5xx answers itself for ~25 s; no REST call of ours waits longer than this.
 REST_TIMEOUT_S = 10.0
 LOGIN_TIMEOUT_S = 15.0
+#: Reconnect delays after discord.py gave up (or the login failed), seconds; the last one repeats.
 RETRY_DELAYS_S = (1, 2, 5, 10, 30, 60)
+#: Requests (send, edit): retried as core.retry says, within this policy's budget.
+REQUEST_POLICY: RetryPolicy = SEND_POLICY
 #: How long start() waits for the first connection before letting the daemon go on (stays retrying).
 START_WAIT_S = 3.0
 
@@ -74,6 +80,38 @@ _ACK_ID = re.compile(ACK_ID_TEMPLATE)
 
 class ChannelDown(Exception):
     """Discord is not connected (yet): the caller (the crisis desk) retries."""
+
+
+def classify(exc: BaseException) -> Fault | None:
+    """The one mapping of discord.py's and aiohttp's errors to :mod:`core.retry` faults.
+
+    discord.py already waits out 429s (sleeping ``retry_after``) and retries 500/502/504/524 five
+    times (1+3+5+7+9 s) inside each request; what reaches here is what it gave up on.
+    RateLimited: wait ``retry_after``. TimeoutError (our REST timeout, aiohttp's read timeout):
+    delivered-unknown. A 5xx, a refused or reset connection, an OSError: transient. A 429 without
+    Discord's headers (Cloudflare): wait its Retry-After, else transient. Any other HTTP error (400,
+    401, 403, 404), a refused login: permanent. Anything else: None (not a platform fault).
+    Source: discord/http.py ``HTTPClient.request`` (discord.py 2.7).
+    """
+    if isinstance(exc, discord.RateLimited):
+        return Fault.wait(exc.retry_after, f"rate limited for {exc.retry_after:g} s")
+    if isinstance(exc, TimeoutError):  # (aiohttp.ServerTimeoutError is one too)
+        return Fault.unknown("no answer from Discord in time")
+    if isinstance(exc, discord.HTTPException):
+        status = getattr(exc, "status", 0)
+        if status == 429:
+            header = exc.response.headers.get("Retry-After") if exc.response is not None else None
+            with contextlib.suppress(TypeError, ValueError):
+                return Fault.wait(float(header), f"429 retry after {header} s")
+            return Fault.transient("429 without retry-after")
+        if status >= 500:
+            return Fault.transient(f"{status} from Discord")
+        return Fault.permanent(f"{status} {exc.text or ''}".strip())
+    if isinstance(exc, discord.DiscordException):
+        return Fault.permanent(repr(exc))
+    if isinstance(exc, (aiohttp.ClientError, OSError)):
+        return Fault.transient(repr(exc))
+    return None
 
 def custom_id(approve: bool, approval_id: str) -> str:
     return f"signoff:{'a' if approve else 'd'}:{approval_id}"
@@ -283,7 +321,10 @@ class DiscordChannel:
         self._responder_channels = (set(config.crisis_channel_ids or config.approval_channel_ids)
                                     | set(config.oncall_channel_ids))
         self._tasks: set[asyncio.Task] = set()
+        self._later: asyncio.Task | None = None  # a resync after a wait longer than the retry budget
         self._patched: tuple[Any, Any] | None = None
+        #: Why the channel is down for good (a refused token or intents), for logs and health; None otherwise.
+        self.problem: str | None = None
 
     def bind(self, broker: Broker) -> None:
         self.broker = broker
@@ -331,12 +372,14 @@ class DiscordChannel:
                 attempt = 0
                 await client.connect(reconnect=True)
             except discord.LoginFailure:
-                log.error("discord refused the bot token (discord.token / $SIGNOFF_DISCORD_TOKEN); "
-                          "the Discord channel stays down until the daemon restarts with a valid token")
+                self.problem = ("discord refused the bot token (discord.token / $SIGNOFF_DISCORD_TOKEN); "
+                                "the Discord channel stays down until the daemon restarts with a valid token")
+                log.error("%s", self.problem)
                 await self._close_client(client)
                 return
             except discord.PrivilegedIntentsRequired:
-                log.error("discord refused the gateway intents; the Discord channel stays down")
+                self.problem = "discord refused the gateway intents; the Discord channel stays down"
+                log.error("%s", self.problem)
                 await self._close_client(client)
                 return
             except asyncio.CancelledError:
@@ -448,37 +491,62 @@ class DiscordChannel:
             except Exception as exc:
                 log.warning("discord resync: card %s not posted: %r", approval.id, exc)
 
+    def _resync_after(self, exc: BaseException) -> None:
+        """A card was not posted for a reason that passes (a long rate limit, 5xx past the retry budget)
+        while the channel is up: post the missed cards again once the wait is over (at least
+        ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
+        fault = classify(exc)
+        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+            return
+        delay = max(fault.retry_after, REQUEST_POLICY.cap)
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            if self._up and not self._stopping:
+                await self._resync()
+
+        log.info("discord: missed cards are posted again in %.1f s", delay)
+        self._later = asyncio.ensure_future(later())
+        self._tasks.add(self._later)
+        self._later.add_done_callback(self._tasks.discard)
+
     # sending ---------------------------------------------------------------------------------
 
     async def _send(self, channel_id: int, **kwargs) -> discord.Message:
-        """Send a message. Waits out 429s (discord.py does); retries a refused connection; never
-        retries a timeout (the message may have been delivered: a retry would post a duplicate)."""
-        for attempt in range(3):
+        """Send a message, retried as :mod:`core.retry` says. Every attempt carries the same nonce with
+        ``enforce_nonce`` (discord.py sets it), so Discord answers a repeat with the message the first
+        attempt created: a timeout after delivery is retried without posting a duplicate (Discord keeps
+        nonces for a few minutes; the retry budget is far shorter).
+
+        Raises:
+            discord.HTTPException, aiohttp.ClientError, TimeoutError: permanent, or retries ran out.
+        """
+        nonce = secrets.randbits(63)
+
+        def attempt():
             messageable = self.client.get_partial_messageable(channel_id)
-            try:
-                return await asyncio.wait_for(
-                    messageable.send(allowed_mentions=discord.AllowedMentions.none(), **kwargs),
-                    timeout=self.rest_timeout)
-            except aiohttp.ClientConnectorError:
-                if attempt == 2:
-                    raise
-                await asyncio.sleep(RETRY_DELAYS_S[attempt])
-        raise RuntimeError("unreachable")
+            return asyncio.wait_for(messageable.send(allowed_mentions=discord.AllowedMentions.none(), nonce=nonce,
+                                                     **kwargs), timeout=self.rest_timeout)
+
+        return await with_retries(attempt, classify, REQUEST_POLICY, idempotent=True, give_up=self._gone,
+                                  what=f"discord send to {channel_id}")
+
+    def _gone(self) -> bool:
+        """Stop retrying: the channel is known to be down (its reconnect posts and refreshes in order)."""
+        return not self._up or self._stopping
 
     async def _edit(self, channel_id: int, message_id: int, **kwargs) -> None:
-        """Edit a message; an edit is idempotent, so timeouts and server errors are retried."""
-        for attempt in range(3):
+        """Edit a message, retried as :mod:`core.retry` says (an edit is idempotent: timeouts too);
+        a message that is gone or not ours is logged and skipped."""
+        def attempt():
             message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
-            try:
-                await asyncio.wait_for(message.edit(**kwargs), timeout=self.rest_timeout)
-                return
-            except (discord.NotFound, discord.Forbidden) as exc:
-                log.warning("could not edit discord card %s:%s: %s", channel_id, message_id, exc)
-                return
-            except (TimeoutError, aiohttp.ClientError, discord.DiscordServerError):
-                if attempt == 2:
-                    raise
-                await asyncio.sleep(RETRY_DELAYS_S[attempt])
+            return asyncio.wait_for(message.edit(**kwargs), timeout=self.rest_timeout)
+
+        try:
+            await with_retries(attempt, classify, REQUEST_POLICY, idempotent=True, give_up=self._gone,
+                               what=f"discord edit of {channel_id}:{message_id}")
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.warning("could not edit discord card %s:%s: %s", channel_id, message_id, exc)
 
     async def post_card(self, approval: Approval) -> bool:
         """Post the card to every approval channel, unless this channel already shows it."""
@@ -487,7 +555,7 @@ class DiscordChannel:
     async def _post(self, approval: Approval) -> tuple[bool, bool]:
         """(shown, posted now). Runs under the approval's edit lock and renders the state the ledger
         has now: a decision landing while the card is sent waits for its ref, then edits it too."""
-        if not self._ready():
+        if not self._ready() or not self._up:  # down: the reconnect posts missed cards, oldest first
             return False, False
         async with self._edit_locks.hold(approval.id):
             current = await self.broker.ledger.get(approval.id) or approval
@@ -502,6 +570,7 @@ class DiscordChannel:
                     msg = await self._send(channel_id, embed=embed, view=card_view(approval.id))
                 except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
                     log.warning("card %s not posted to discord channel %s: %r", approval.id, channel_id, exc)
+                    self._resync_after(exc)
                     continue
                 await self._record_card(approval, channel_id, msg.id)
                 shown = True

@@ -16,10 +16,14 @@ import html
 import logging
 from typing import TYPE_CHECKING
 
+import httpx
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
+    ChatMigrated,
+    Conflict,
+    EndPointNotFound,
     Forbidden,
     InvalidToken,
     NetworkError,
@@ -41,6 +45,8 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
+from core.retry import SEND_POLICY, DeliveryUnknown, Fault, FaultKind, RetryPolicy
+from core.retry import call as with_retries
 
 if TYPE_CHECKING:
     from bot.config import TelegramConfig
@@ -53,7 +59,39 @@ MAX_MESSAGE_CHARS = 4096
 MAX_TOAST_CHARS = 200
 #: A press must be answered within seconds; past this we answer "working on it" and finish later.
 ANSWER_WITHIN_S = 2.0
+#: Reconnect delays (getMe probes while down), seconds; the last one repeats.
 RETRY_DELAYS_S = (1, 2, 5, 10, 30, 60)
+#: Requests (send, edit): retried as core.retry says, within this policy's budget.
+REQUEST_POLICY: RetryPolicy = SEND_POLICY
+#: PTB's HTTP timeouts, seconds (a read timeout after a send is "delivered, maybe").
+CONNECT_TIMEOUT_S, READ_TIMEOUT_S, WRITE_TIMEOUT_S = 5.0, 10.0, 10.0
+#: How many card contents are remembered to skip identical edits ("message is not modified").
+EDIT_MEMORY = 2048
+
+
+def classify(exc: BaseException) -> Fault | None:
+    """The one mapping of python-telegram-bot's errors to :mod:`core.retry` faults.
+
+    RetryAfter: wait ``retry_after`` s. TimedOut: delivered-unknown when the request may have reached
+    Telegram (a read or write timeout), transient when it cannot have (connect or pool timeout).
+    BadRequest, Forbidden, InvalidToken, Conflict, ChatMigrated, EndPointNotFound: permanent (BadRequest
+    is a kind of NetworkError in PTB: it is checked first). Any other NetworkError (a 5xx answer, a
+    refused or reset connection): transient. Anything else: None (not a platform fault).
+    Source: telegram/request/_baserequest.py and _httpxrequest.py (PTB 22).
+    """
+    if isinstance(exc, RetryAfter):
+        return Fault.wait(_seconds(exc.retry_after), f"429 retry after {_seconds(exc.retry_after):g} s")
+    if isinstance(exc, (BadRequest, Forbidden, InvalidToken, Conflict, ChatMigrated, EndPointNotFound)):
+        return Fault.permanent(str(exc))
+    if isinstance(exc, TimedOut):
+        if isinstance(exc.__cause__, (httpx.ConnectTimeout, httpx.PoolTimeout)):
+            return Fault.transient(f"timed out before sending ({type(exc.__cause__).__name__})")
+        return Fault.unknown("timed out waiting for Telegram's answer")
+    if isinstance(exc, NetworkError):
+        return Fault.transient(str(exc))
+    if isinstance(exc, TelegramError):
+        return Fault.permanent(str(exc))
+    return None
 
 
 def render_html(card: Card, header: str | None = None) -> str:
@@ -126,6 +164,11 @@ def render_crisis_html(alert: CrisisAlert, realert: int = 0) -> str:
     return "\n".join(lines)
 
 
+def show_keyboard(approval_id: str) -> InlineKeyboardMarkup:
+    """The "Show card" button of a notice about a card whose delivery is uncertain (``s:<id>``)."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton("📄 Show card", callback_data=f"s:{approval_id}")]])
+
+
 def crisis_keyboard(alert_id: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[InlineKeyboardButton("✋ I'm on it", callback_data=f"k:{alert_id}")]])
 
@@ -147,8 +190,12 @@ class TelegramChannel:
         self._started = False
         self._connector: asyncio.Task | None = None
         self._prober: asyncio.Task | None = None
+        self._later: asyncio.Task | None = None  # a resync after a wait longer than the retry budget
         self._edit_locks = CardEditLocks()
         self._approvers = set(config.approver_ids)
+        self._contents: dict[str, int] = {}  # "chat:message" -> hash of the text and keyboard it shows
+        #: Why the channel is down for good (a refused token), for logs and health; None otherwise.
+        self.problem: str | None = None
 
     def bind(self, broker: Broker) -> None:
         self.broker = broker
@@ -158,7 +205,8 @@ class TelegramChannel:
     async def start(self) -> None:
         """Connect in the background; an outage leaves the channel down and retrying."""
         builder = ApplicationBuilder().token(self.config.token.get_secret_value()).base_url(self.config.base_url)
-        builder = builder.connect_timeout(5).read_timeout(10).write_timeout(10).get_updates_read_timeout(30)
+        builder = (builder.connect_timeout(CONNECT_TIMEOUT_S).read_timeout(READ_TIMEOUT_S)
+                   .write_timeout(WRITE_TIMEOUT_S).get_updates_read_timeout(30))
         if self.config.rate_limiter:
             from telegram.ext import AIORateLimiter
 
@@ -187,8 +235,9 @@ class TelegramChannel:
                 return
             except InvalidToken:
                 self._up = False
-                log.error("telegram rejected the bot token (telegram.token or $SIGNOFF_TELEGRAM_TOKEN): "
-                          "the Telegram channel stays down until the daemon is restarted with a valid token")
+                self.problem = ("telegram rejected the bot token (telegram.token or $SIGNOFF_TELEGRAM_TOKEN): "
+                                "the Telegram channel stays down until the daemon is restarted with a valid token")
+                log.error("%s", self.problem)
                 with contextlib.suppress(Exception):
                     await self.app.shutdown()
                 return
@@ -202,10 +251,11 @@ class TelegramChannel:
                 await asyncio.sleep(delay)
 
     async def stop(self) -> None:
-        if self._prober is not None and not self._prober.done():
-            self._prober.cancel()
-            with contextlib.suppress(BaseException):
-                await self._prober
+        for task in (self._prober, self._later):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         if self._connector is not None and not self._connector.done():
             self._connector.cancel()
             with contextlib.suppress(BaseException):
@@ -262,89 +312,153 @@ class TelegramChannel:
                 with contextlib.suppress(Exception):
                     await self.post_card(approval)
 
+    def _resync_after(self, exc: BaseException) -> None:
+        """A card was not posted for a reason that passes (a long 429, 5xx past the retry budget) while
+        the channel is up: post the missed cards again once the wait Telegram asked for is over (at
+        least ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
+        fault = classify(exc)
+        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+            return
+        delay = max(fault.retry_after, REQUEST_POLICY.cap)
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            if self._up and self._started:
+                await self._resync()
+
+        log.info("telegram: missed cards are posted again in %.1f s", delay)
+        self._later = asyncio.get_running_loop().create_task(later())
+
     # sending ---------------------------------------------------------------------------------
 
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None):
-        """sendMessage with honest retries: waits out 429s; retries refused connections; never
-        retries a timeout (the message may have been delivered: a retry would post a duplicate)."""
-        for attempt in range(4):
-            try:
-                msg = await self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                      disable_web_page_preview=True)
-                self._up = True
-                return msg
-            except RetryAfter as exc:
-                await asyncio.sleep(_seconds(exc.retry_after))
-            except TimedOut:
-                raise
-            except (BadRequest, Forbidden):
-                raise
-            except NetworkError:
-                self._up = False
-                if attempt == 3:
-                    raise
-                await asyncio.sleep(RETRY_DELAYS_S[attempt])
-        raise NetworkError("telegram kept asking to retry later")
+        """sendMessage, retried as :mod:`core.retry` says (429s waited out, 5xx and resets backed off).
+
+        Raises:
+            DeliveryUnknown: it timed out after it was sent (it may be there: a blind retry could post
+                a duplicate, so it is never retried).
+            TelegramError: a permanent error, or the retries ran out or the channel went down meanwhile.
+        """
+        msg = await with_retries(
+            lambda: self.app.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                              disable_web_page_preview=True),
+            classify, REQUEST_POLICY, idempotent=False, give_up=self._gone, what=f"telegram send to {chat_id}")
+        self._remember(f"{chat_id}:{msg.message_id}", text, markup)
+        return msg
+
+    def _gone(self) -> bool:
+        """Stop retrying: the channel is known to be down (its reconnect posts and refreshes in order)."""
+        return not self._up or not self._started
+
+    def _remember(self, ref: str, text: str, markup) -> bool:
+        """Record what card ``ref`` shows now; False when it already showed exactly that."""
+        digest = hash((text, markup.to_json() if markup is not None else None))
+        if self._contents.get(ref) == digest:
+            return False
+        if len(self._contents) >= EDIT_MEMORY:
+            self._contents.pop(next(iter(self._contents)))
+        self._contents[ref] = digest
+        return True
 
     async def post_card(self, approval: Approval) -> bool:
         """Post the card to every approval chat, unless this channel already shows it.
 
         Runs under the approval's edit lock and renders the state the ledger has now: a decision that
-        lands while the card is being sent waits for its ref to be recorded, then edits it too.
+        lands while the card is being sent waits for its ref to be recorded, then edits it too. While
+        the channel is down nothing is sent: the reconnect posts the missed cards, oldest first.
+
+        A send that timed out after it was sent may have arrived (Telegram offers no way to look a
+        message up, and no idempotency key): it is not sent again. The uncertainty is recorded
+        (``card_uncertain``) and a short notice with a "Show card" button follows, so the card is
+        never lost; a press on the card, if it arrived, adopts it (:meth:`Broker.press`).
         """
-        if self.app is None or not self._started:
+        if self.app is None or not self._started or not self._up:
             return False
         async with self._edit_locks.hold(approval.id):
             current = await self.broker.ledger.get(approval.id) or approval
             if current.is_final:
                 return False
-            if await self.broker.ledger.cards(approval.id, self.name):
+            if any(p in ("approval", "uncertain") for _, p in await self.broker.ledger.card_refs(approval.id, self.name)):
                 return True  # already posted (a resync racing the first post)
             text = render_html(build_card(current))
             shown = False
             for chat_id in self.config.approval_chat_ids:
                 try:
                     msg = await self._send(chat_id, text, keyboard(approval.id))
+                except DeliveryUnknown as exc:
+                    shown |= await self._card_uncertain(current, chat_id, exc)
+                    continue
                 except TelegramError as exc:
-                    log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, exc)
+                    log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, redact(str(exc), self.config))
+                    self._resync_after(exc)
                     continue
                 await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
                 shown = True
             return shown
 
+    async def _card_uncertain(self, approval: Approval, chat_id: int, exc: DeliveryUnknown) -> bool:
+        """The card's send to ``chat_id`` timed out after it was sent: record it, and post a notice that
+        offers the card. Returns True (the card or the notice is most likely in front of an approver)."""
+        log.warning("card %s to chat %s: no answer from Telegram, it may have arrived; not sent again (%s)",
+                    approval.id, chat_id, redact(repr(exc.error), self.config))
+        await self.broker.record(approval.id, "card_uncertain", channel=self.name, chat=str(chat_id))
+        text = (f"⚠ Telegram did not confirm that the card of approval <code>{approval.id}</code> arrived. "
+                "If you cannot see it above, press <b>Show card</b>.")
+        try:
+            msg = await self._send(chat_id, text, show_keyboard(approval.id))
+        except (DeliveryUnknown, TelegramError) as err:
+            log.warning("notice for uncertain card %s not posted to chat %s: %r", approval.id, chat_id, err)
+            return True
+        await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now(),
+                                          purpose="uncertain")
+        return True
+
     async def update_card(self, approval: Approval, change: CardChange) -> bool:
         """Edit every copy to the approval's state as the ledger has it now (not as it was when this
         update was asked for): edits of one approval run one at a time, so a slow, retried edit can
-        never put back an older state over a newer one. Returns whether there was a copy to edit."""
+        never put back an older state over a newer one. A copy that already shows exactly this is
+        not edited again. Returns whether there was a copy to edit."""
         if self.app is None or not self._started:
             raise ChannelDown("telegram is not connected: the card is brought up to date on reconnect")
         async with self._edit_locks.hold(approval.id):
             current = await self.broker.ledger.get(approval.id) or approval
-            refs = await self.broker.ledger.cards(approval.id, self.name)
-            text = render_html(build_card(current))
+            refs = await self.broker.ledger.card_refs(approval.id, self.name)
+            card = build_card(current)
+            text = render_html(card)
             markup = None if current.is_final else keyboard(current.id)
-            for ref in refs:
+            for ref, purpose in refs:
                 chat_id, message_id = (int(x) for x in ref.split(":"))
-                await self._edit(chat_id, message_id, text, markup)
-        return bool(refs)
+                if purpose == "approval":
+                    await self._edit(chat_id, message_id, text, markup)
+                elif purpose == "uncertain" and current.is_final:  # the notice: its button goes too
+                    await self._edit(chat_id, message_id, f"Approval <code>{current.id}</code>: "
+                                     f"<b>{html.escape(card.outcome or current.status.value)}</b>", None)
+        return any(p == "approval" for _, p in refs)
 
     async def _edit(self, chat_id: int, message_id: int, text: str, markup) -> None:
-        for attempt in range(4):
+        """editMessageText, retried as :mod:`core.retry` says (an edit is idempotent: timeouts too).
+        Skipped when the message already shows exactly this; "message is not modified" is success."""
+        ref = f"{chat_id}:{message_id}"
+        if not self._remember(ref, text, markup):
+            return
+
+        async def edit() -> None:
             try:
                 await self.app.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
                                                      parse_mode=ParseMode.HTML, reply_markup=markup,
                                                      disable_web_page_preview=True)
-                return
-            except RetryAfter as exc:
-                await asyncio.sleep(_seconds(exc.retry_after))
             except BadRequest as exc:
                 if "not modified" not in str(exc).lower():
-                    log.warning("could not edit card %s:%s: %s", chat_id, message_id, exc)
-                return
-            except NetworkError:
-                if attempt == 3:
                     raise
-                await asyncio.sleep(RETRY_DELAYS_S[attempt])  # an edit is idempotent: safe to retry
+
+        try:
+            await with_retries(edit, classify, REQUEST_POLICY, idempotent=True, give_up=self._gone,
+                               what=f"telegram edit of {ref}")
+        except BadRequest as exc:
+            log.warning("could not edit card %s: %s", ref, exc)
+        except BaseException:
+            self._contents.pop(ref, None)  # not shown: the next update tries again
+            raise
 
     async def notify_oncall(self, approval: Approval) -> None:
         if self.app is None or not self._started:
@@ -384,8 +498,9 @@ class TelegramChannel:
                 continue  # reached on an earlier attempt
             try:
                 msg = await self._send(chat_id, text, markup)
-            except TelegramError as exc:
-                failed.append(f"{chat_id}: {exc}")
+            except (TelegramError, DeliveryUnknown) as exc:
+                # (an uncertain alert is sent again by the desk: a duplicate alert beats a lost one)
+                failed.append(f"{chat_id}: {redact(str(exc), self.config)}")
                 continue
             await self.broker.ledger.add_card(alert.id, self.name, f"{chat_id}:{msg.message_id}", _now(), purpose=purpose)
             if markup is not None:  # acknowledged while this copy was being sent: show it
@@ -443,6 +558,9 @@ class TelegramChannel:
         if query.data and query.data.startswith("k:"):
             await self._on_acknowledge(query, actor)
             return
+        if query.data and query.data.startswith("s:"):
+            await self._on_show_card(query, actor)
+            return
         parsed = parse_data(query.data)
         if parsed is None:
             await self._toast(query, "This button is not a signoff button.")
@@ -465,6 +583,36 @@ class TelegramChannel:
             await decision
             return
         await self._toast(query, decision.result())
+
+    async def _on_show_card(self, query, actor: Actor) -> None:
+        """"Show card" on the notice of an uncertain card: an approver asks for the card in this chat."""
+        approval_id = query.data[2:]
+        message = query.message
+        if not _keyboard_has(message, query.data) or message.chat.id not in self.config.approval_chat_ids:
+            await self._toast(query, "This button does not belong to this card; nothing changed.")
+            return
+        if query.from_user.id not in self._approvers:
+            await self._toast(query, "You are not an approver for signoff; nothing changed.")
+            return
+        await self._toast(query, "Posting the card…")
+        async with self._edit_locks.hold(approval_id):
+            current = await self.broker.ledger.get(approval_id)
+            if current is None:
+                return
+            chat = message.chat.id
+            if not current.is_final and not any(r.split(":")[0] == str(chat) for r in
+                                                await self.broker.ledger.cards(approval_id, self.name)):
+                try:
+                    msg = await self._send(chat, render_html(build_card(current)), keyboard(approval_id))
+                except (DeliveryUnknown, TelegramError) as exc:
+                    log.warning("card %s not posted on request to chat %s: %r", approval_id, chat, exc)
+                    return
+                await self.broker.ledger.add_card(approval_id, self.name, f"{chat}:{msg.message_id}", _now())
+                await self.broker.record(approval_id, "card_posted", actor.id, self.name, on_request=True)
+            text = (f"Approval <code>{approval_id}</code>: the card is "
+                    + ("below." if not current.is_final else f"<b>{html.escape(build_card(current).outcome or '')}</b>"))
+            with contextlib.suppress(TelegramError):
+                await self._edit(chat, message.message_id, text, None)
 
     async def _on_acknowledge(self, query, actor: Actor) -> None:
         alert_id = query.data[2:]

@@ -21,7 +21,11 @@ class CardChange(StrEnum):
 @runtime_checkable
 class Channel(Protocol):
     """What the broker needs from a platform adapter. Every method may raise; the broker logs the
-    error, records it in the ledger and carries on (a channel down never decides an approval)."""
+    error, records it in the ledger and carries on (a channel down never decides an approval).
+
+    Optional (not part of the protocol check): ``problem: str | None``, why the channel is down for good
+    (a refused token), naming the channel and the setting to fix; None while it works or only waits for
+    the platform. Requests to the platform are retried as :mod:`core.retry` says."""
 
     #: ``terminal``, ``telegram`` or ``discord``: the name in ``/v1/health`` and in ledger events.
     name: str

@@ -52,6 +52,8 @@ import discord.http
 import yarl
 from aiohttp import WSMsgType, web
 
+from .faults import Fault, Injector, hold, reset
+
 DISCORD_EPOCH_MS = 1420070400000
 GUILDS, GUILD_MEMBERS, GUILD_PRESENCES = 1 << 0, 1 << 1, 1 << 8
 GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 9, 1 << 12, 1 << 15
@@ -286,7 +288,7 @@ class FakeDiscord:
     Point discord.py at it with ``point_discord_py_at(fake.api_base_url, fake.gateway_url)`` and
     ``client.start(fake.token)``. Inspect ``calls``, ``messages``, ``sent()``, ``interaction_responses``;
     drive the bot with ``press()`` and ``send_user_message()``; inject failures with ``down``,
-    ``fail_next()`` and ``disconnect_gateway()``. ``interaction_timeout`` (3.0 s) is the window for the
+    ``fail_next()``, ``inject()`` and ``disconnect_gateway()``. ``interaction_timeout`` (3.0 s) is the window for the
     first interaction callback; ``privileged_intents`` is what the "developer portal" allows
     (MESSAGE_CONTENT by default; asking for more closes the gateway with 4014).
     """
@@ -313,6 +315,9 @@ class FakeDiscord:
         self._sessions: dict[str, _Session] = {}
         self._conns: set[_Conn] = set()
         self._failures: list[tuple[str, int, float]] = []
+        self.faults = Injector()  # inject(): see tests/fakes/faults.py
+        self.nonce_window_s = 300.0  # enforce_nonce: a repeated nonce within this returns the first message
+        self._nonces: dict[tuple[int, str], tuple[float, int]] = {}
         self._snowflake = 0
         self._down = False
         self._changed = asyncio.Event()
@@ -385,6 +390,12 @@ class FakeDiscord:
         with ``status``. 429 is a real Discord rate limit (JSON ``{message, retry_after, global}``,
         ``Retry-After``/``X-RateLimit-*``/``Via`` headers) that discord.py sleeps out and retries."""
         self._failures.extend([(path_contains, status, retry_after)] * times)
+
+    def inject(self, route_contains: str, fault: Fault, times: int = 1) -> None:
+        """Answer the next ``times`` REST calls whose ``"METHOD /path"`` contains ``route_contains`` with
+        ``fault`` (a 429 with retry_after, a 5xx, a timeout after or before delivery, a reset, a 401: see
+        tests/fakes/faults.py). ``faults.seen`` lists the faults used."""
+        self.faults.add(route_contains, fault, times)
 
     async def disconnect_gateway(self, code: int | None = 4000) -> None:
         """Close every gateway connection with ``code`` (None: drop the TCP connection). Sessions stay
@@ -685,6 +696,13 @@ class FakeDiscord:
                                            "global": False}
                 else:
                     raise DiscordError(status, 0, f"{status}: Injected failure")
+            elif (fault := self.faults.take(f"{call.method} {path}", lambda m, k: m in k)) is not None:
+                if fault.kind == "reset":
+                    call.status = 0
+                    self._bump()
+                    reset(request)
+                    return web.Response(status=500)
+                status, result, headers = await self._fault(call, request, fault)
             else:
                 status, result = 200, self._route(call, request)
         except DiscordError as err:
@@ -696,6 +714,26 @@ class FakeDiscord:
         # Exactly "application/json": discord.py ignores JSON bodies whose Content-Type has a charset.
         return web.Response(status=status, body=json.dumps(result).encode(),
                             headers={"Content-Type": "application/json"} | headers)
+
+    async def _fault(self, call: Call, request: web.Request, fault: Fault) -> tuple[int, Any, dict[str, str]]:
+        """Carry out an injected fault; returns (status, body, headers) when there is an answer."""
+        if fault.kind in ("timeout", "timeout_after_delivery"):
+            if fault.kind == "timeout_after_delivery":
+                self._route(call, request)  # done: the message exists, but the answer never comes
+            call.status = 408
+            self._bump()
+            await hold(request, fault.hold)
+            raise DiscordError(504, 0, "504: Gateway Timeout")
+        if fault.kind == "rate_limit":
+            ra = fault.retry_after
+            headers = {"Retry-After": str(max(1, round(ra))), "X-RateLimit-Limit": "5",
+                       "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": f"{time.time() + ra:.3f}",
+                       "X-RateLimit-Reset-After": f"{ra:.3f}", "X-RateLimit-Bucket": "fakebucket",
+                       "X-RateLimit-Scope": "user", "Via": "1.1 google"}
+            return 429, {"message": "You are being rate limited.", "retry_after": ra, "global": False}, headers
+        if fault.kind == "unauthorized":
+            raise DiscordError(401, 0, "401: Unauthorized")
+        raise DiscordError(fault.status, 0, f"{fault.status}: Injected failure")
 
     def _route(self, call: Call, request: web.Request) -> Any:
         if not call.path.startswith(("/interactions/", "/webhooks/")):
@@ -754,7 +792,19 @@ class FakeDiscord:
         return msg.to_api()
 
     def _post_message(self, call: Call, cid: str) -> dict[str, Any]:
-        return self._create(self._channel(cid), call.json or {}).to_api()
+        """Create a message. With ``enforce_nonce`` a nonce seen in this channel within
+        ``nonce_window_s`` returns the message it created instead of a new one (as Discord does)."""
+        channel_id, p = self._channel(cid), call.json or {}
+        nonce = p.get("nonce")
+        key = (channel_id, str(nonce))
+        if nonce is not None and p.get("enforce_nonce"):
+            seen = self._nonces.get(key)
+            if seen is not None and time.monotonic() - seen[0] < self.nonce_window_s and seen[1] in self.messages:
+                return self.messages[seen[1]].to_api()
+        msg = self._create(channel_id, p)
+        if nonce is not None:
+            self._nonces[key] = (time.monotonic(), msg.id)
+        return msg.to_api() | ({"nonce": str(nonce)} if nonce is not None else {})
 
     def _channel_message(self, call: Call, cid: str, mid: str) -> Any:
         msg = self.messages.get(int(mid))

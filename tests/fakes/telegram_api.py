@@ -18,6 +18,7 @@ import contextlib
 import inspect
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import Callable
@@ -25,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from .faults import Fault, Injector, hold, reset
 
 # Parameters whose value is a plain string; every other form value is JSON-decoded if it parses.
 _STRING_PARAMS = frozenset({
@@ -215,7 +218,7 @@ class FakeTelegram:
 
     Point python-telegram-bot at it with ``ApplicationBuilder().token(fake.token).base_url(fake.base_url)``.
     Inspect ``calls``, ``messages``, ``sent()``, ``answers``; drive the bot with ``press()`` and
-    ``send_user_message()``; inject failures with ``down`` and ``fail_next()``.
+    ``send_user_message()``; inject failures with ``down``, ``fail_next()`` and ``inject()``.
     """
 
     def __init__(self, token: str = "123:TEST", bot_id: int = 999, bot_username: str = "signoff_test_bot") -> None:
@@ -237,6 +240,7 @@ class FakeTelegram:
         self._next_mid: dict[int, int] = {}
         self._chat_types: dict[int, str] = {}
         self._failures: list[tuple[str, ApiError]] = []
+        self.faults = Injector()  # inject(): see tests/fakes/faults.py
         self._poll_generation = 0
         self._changed = asyncio.Event()
         self._stopping = False
@@ -375,6 +379,12 @@ class FakeTelegram:
         err = ApiError(status, description, retry_after if status == 429 else None)
         self._failures.extend([(method.lower(), err)] * times)
 
+    def inject(self, method: str, fault: Fault, times: int = 1) -> None:
+        """Answer the next ``times`` calls of ``method`` (case-insensitive; ``"*"``: any) with ``fault``
+        (a 429 with retry_after, a 5xx, a timeout after or before delivery, a reset, a 401: see
+        tests/fakes/faults.py). ``faults.seen`` lists the faults used."""
+        self.faults.add(method.lower(), fault, times)
+
     # -- internals ---------------------------------------------------------------------------------
     def _bump(self) -> None:
         self._changed.set()
@@ -428,12 +438,34 @@ class FakeTelegram:
             if failure is not None:
                 self._failures.remove(failure)
                 raise failure[1]
+            fault = self.faults.take(method.lower(), lambda m, k: m in (k, "*"))
+            if fault is not None and fault.kind == "reset":
+                call.status = 0
+                self._bump()
+                reset(request)
+                return web.Response(status=500)
+            if fault is not None and fault.kind == "timeout":
+                call.status = 408
+                await hold(request, fault.hold)
+                raise ApiError(504, "Gateway Timeout")
+            if fault is not None and fault.kind == "rate_limit":
+                wait = max(1, math.ceil(fault.retry_after))  # Telegram sends whole seconds
+                raise ApiError(429, f"Too Many Requests: retry after {wait}", wait)
+            if fault is not None and fault.kind == "server_error":
+                raise ApiError(fault.status, _DEFAULT_DESCRIPTIONS.get(fault.status, "Internal Server Error"))
+            if fault is not None and fault.kind == "unauthorized":
+                raise ApiError(401, "Unauthorized")
             if method.lower() == "getupdates":
                 result = await self._get_updates(call.params)
             elif (handler := self._methods.get(method.lower())) is not None:
                 result = handler(call.params)
             else:
                 raise ApiError(404, "Not Found")
+            if fault is not None:  # timeout_after_delivery: done, but the answer never comes
+                call.status = 408
+                self._bump()
+                await hold(request, fault.hold)
+                raise ApiError(504, "Gateway Timeout")
             status, body = 200, {"ok": True, "result": result}
         except ApiError as err:
             status, body = err.status, err.body()
