@@ -79,7 +79,36 @@ def _parser() -> argparse.ArgumentParser:
     lg.add_argument("--since", metavar="T", help="RFC 3339 time, or an age such as 30m, 12h, 7d")
     lg.add_argument("--limit", type=int, default=None, help="at most this many approvals (newest)")
     lg.add_argument("--json", action="store_true")
+    lsub = lg.add_subparsers(dest="ledger_command", metavar="{verify}")
+    v = lsub.add_parser("verify", parents=[common], formatter_class=argparse.RawDescriptionHelpFormatter,
+                        help="check the ledger's hash chain and that every approval agrees with its events",
+                        description=VERIFY_HELP)
+    v.add_argument("--json", dest="verify_json", action="store_true", help="print the report as one JSON object")
     return p
+
+
+VERIFY_HELP = """\
+Check the ledger's hash chain and that every approval and crisis alert row agrees with its events.
+Reads the ledger file of the config (ledger.url) directly, read-only: no daemon needed.
+
+Names the first edited, inserted, reordered or deleted event, and each approval or crisis alert
+whose row disagrees with its events (with the fields that differ). Events written before the
+chain existed (ledgers from before this version) are counted as unchained, not as tampering.
+
+exit codes: 0 intact, 1 tampering found, 2 cannot read the ledger (missing, unreadable, not a ledger)
+
+--json prints one object:
+  {"intact": true|false, "ledger": URL, "chained_schema": bool,
+   "events": {"total": N, "chained": N, "unchained": N},
+   "head": {"seq": N, "hash": HEX} | null,
+   "approvals": {"total": N, "unchained": N}, "crisis_alerts": {"total": N},
+   "first_bad_event": {"id": EVENT_ID | null, "seq": N | null,
+                       "problem": "edited"|"inserted"|"deleted"|"reordered", "message": TEXT} | null,
+   "disagreeing": [{"kind": "approval"|"crisis_alert", "id": ID,
+                    "problem": "disagrees"|"no_events"|"deleted", "fields": [NAME, ...], "message": TEXT}]}
+and, when the ledger cannot be read, {"intact": null, "ledger": URL, "error": TEXT} (exit 2).
+See docs/ledger.md.
+"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -464,6 +493,8 @@ def _crisis_json(row) -> dict:
 
 
 def _cmd_ledger(args) -> int:
+    if getattr(args, "ledger_command", None) == "verify":
+        return _cmd_ledger_verify(args)
     import asyncio
 
     from core.ledger import Ledger
@@ -520,6 +551,32 @@ def _cmd_ledger(args) -> int:
               f"{' ' + one_line(c.user_ref) if c.user_ref else ''}{' agent ' + one_line(c.agent) if c.agent else ''}  "
               + (f"acknowledged by {one_line(who)}" if who else f"NOT acknowledged ({c.realerts} re-alerts)"))
     return EXIT_OK
+
+
+def _cmd_ledger_verify(args) -> int:
+    """``signoff ledger verify [--json]``: exit 0 intact, 1 tampering found, 2 cannot read (VERIFY_HELP)."""
+    from core.ledger import LedgerUnreadable, verify_ledger
+
+    config = _load(args)
+    url = config.ledger.resolved_url()
+    as_json = args.verify_json or args.json
+    try:
+        report = verify_ledger(url)
+    except Exception as exc:  # LedgerUnreadable, or any driver error: never a verdict either way
+        reason = str(exc) if isinstance(exc, LedgerUnreadable) else (str(exc).splitlines() or [repr(exc)])[0]
+        print(f"signoff ledger verify: cannot read the ledger ({url}): {reason}", file=sys.stderr)
+        if as_json:
+            print(json.dumps({"intact": None, "ledger": url, "error": reason}, ensure_ascii=False))
+        return EXIT_USAGE
+    if as_json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        from core.text import one_line
+
+        print(f"ledger {url}")
+        for line in report.lines():
+            print(one_line(line))
+    return EXIT_OK if report.intact else EXIT_NO
 
 
 if __name__ == "__main__":

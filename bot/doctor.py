@@ -169,8 +169,36 @@ def _check_ledger(config: Config, report: Report) -> None:
             report.ok.append(f"ledger: {url} schema current")
         else:
             report.problems.append(f"ledger: {url} schema is not current (start the daemon to migrate it)")
+            return
     except Exception as exc:  # any driver error is a finding, not a crash
         report.problems.append(f"ledger: {url}: {exc}")
+        return
+    _check_chain(url, report)
+
+
+#: Findings of the chain check listed one by one; the rest are counted.
+MAX_CHAIN_FINDINGS = 10
+
+
+def _check_chain(url: str, report: Report) -> None:
+    """The check of ``signoff ledger verify``: the hash chain and every approval against its events."""
+    from core.ledger import verify_ledger
+
+    try:
+        chain = verify_ledger(url)
+    except Exception as exc:  # unreadable: a finding, not a crash
+        report.problems.append(f"ledger: the chain could not be checked: {exc}")
+        return
+    summary = chain.lines()[0]
+    if chain.intact:
+        report.ok.append(f"ledger: chain intact: {summary}")
+        return
+    findings = ([chain.first_bad_event] if chain.first_bad_event else []) + chain.disagreeing
+    for f in findings[:MAX_CHAIN_FINDINGS]:
+        report.problems.append(f"ledger: TAMPERED: {f.message}")
+    if len(findings) > MAX_CHAIN_FINDINGS:
+        report.problems.append(f"ledger: TAMPERED: {len(findings) - MAX_CHAIN_FINDINGS:,} more findings "
+                               "(signoff ledger verify lists them all)")
 
 
 def _check_telegram(config: Config, report: Report, timeout: float) -> None:

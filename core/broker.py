@@ -215,7 +215,8 @@ class Broker:
             metadata_json=json.dumps(request.metadata) if request.metadata is not None else None,
             requester_uid=requester.uid, requester_pid=requester.pid, created_at=now,
         )
-        events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier=tier.name, rule=verdict.rule)]
+        events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier=tier.name, rule=verdict.rule,
+                         **_who(request, requester))]
 
         auto = tier == Tier.SAFE or (tier == Tier.LOW and self.settings.low_without_llm == "approve")
         if auto and not verdict.concern:  # (a concern is at least MEDIUM already: never approved by policy)
@@ -281,7 +282,8 @@ class Broker:
         if not self.settings.crisis.store_text:  # crisis.store_text: false keeps category, hash, origin only
             row.command = row.description = None
             row.action = "(crisis text not stored)"
-        events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier="CRITICAL", rule=verdict.rule),
+        events = [_event(row.id, "created", now, actor=_uid_actor(requester), tier="CRITICAL", rule=verdict.rule,
+                         **_who(request, requester)),
                   _event(row.id, "crisis", now, actor="policy", category=match.category)]
         self._unrecorded[row.id] = approval
         self._spawn(self._persist_crisis(row, events))
@@ -531,6 +533,11 @@ def _decide_row(row: ApprovalRow, actor: Actor, at: datetime) -> None:
 
 def _uid_actor(requester: Requester) -> str | None:
     return f"uid:{requester.uid}" if requester.uid is not None else None
+
+
+def _who(request: ApprovalRequest, requester: Requester) -> dict:
+    """Who asked, for the request's event: the self-declared agent beside the socket's uid and pid."""
+    return {"agent": request.agent, "requester_uid": requester.uid, "requester_pid": requester.pid}
 
 
 def _is_long(request: ApprovalRequest) -> bool:

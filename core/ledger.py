@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import DateTime, event, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Column, Field, SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from core.crisis import Resource
-from core.models import Actor, Approval, DecidedVia, Event, Status
+from core.models import Actor, Approval, DecidedVia, Event, Status, rfc3339
 from core.tiers import Tier
 
 
@@ -106,12 +111,23 @@ class ApprovalRow(SQLModel, table=True):
             decided_via=DecidedVia(self.decided_via) if self.decided_via else None,
             note=self.note,
             escalations=self.escalations,
+            requester_uid=self.requester_uid,
+            requester_pid=self.requester_pid,
             resources=[Resource(**r) for r in json.loads(self.resources_json)] if self.resources_json else None,
         )
 
 
 class EventRow(SQLModel, table=True):
-    """One event in the append-only log (table ``events``); rows are never updated or deleted."""
+    """One event in the append-only log (table ``events``); rows are never updated or deleted.
+
+    The chain columns are set by the ledger as the event is written (never by the caller): ``seq``
+    (1, 2, 3, … across the whole ledger), ``prev_hash`` (the previous event's ``hash``, or
+    :data:`GENESIS`) and ``hash`` (SHA-256 of this event's content and links, :func:`event_hash`).
+    An event written in the same transaction as a change to its approval or crisis alert also
+    carries ``state_hash``, SHA-256 of that row's every field afterwards (:func:`state_pin`), and
+    ``state_fields``, a short digest per field that lets ``verify`` name the fields that differ.
+    Events written before the chain existed (migration 0003) have all five empty: "unchained".
+    """
 
     __tablename__ = "events"
 
@@ -123,6 +139,11 @@ class EventRow(SQLModel, table=True):
     actor: str | None = None
     channel: str | None = Field(default=None, max_length=40)
     details_json: str | None = None
+    seq: int | None = Field(default=None, unique=True, index=True)
+    prev_hash: str | None = Field(default=None, max_length=64)
+    hash: str | None = Field(default=None, max_length=64)
+    state_hash: str | None = Field(default=None, max_length=64)
+    state_fields: str | None = None
 
     def to_model(self) -> Event:
         return Event(
@@ -159,6 +180,24 @@ class CrisisAlertRow(SQLModel, table=True):
     realerts: int = 0
 
 
+class ChainHeadRow(SQLModel, table=True):
+    """The head of the event chain (table ``chain_head``, one row, ``id`` 1): the ``seq`` and ``hash`` of
+    the newest event, moved in the same transaction as every event written. It is what shows that events
+    at the end of the chain were deleted. ``legacy_count``, ``legacy_max_id`` and ``legacy_digest``
+    freeze the events written before the chain existed (migration 0003): how many, the highest id and
+    a SHA-256 over them (:func:`legacy_line`), so they too cannot change unseen after the upgrade."""
+
+    __tablename__ = "chain_head"
+
+    id: int = Field(default=1, primary_key=True)
+    seq: int = 0
+    hash: str = Field(max_length=64)
+    legacy_count: int = 0
+    legacy_max_id: int | None = None
+    legacy_digest: str = Field(max_length=64)
+    started_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
 class CardRow(SQLModel, table=True):
     """Where a copy of an approval's card was posted, so every copy can be edited later (even after
     a restart). ``ref`` is the channel's own address of the message, e.g. ``"<chat_id>:<message_id>"``."""
@@ -171,6 +210,118 @@ class CardRow(SQLModel, table=True):
     ref: str = Field(max_length=200)
     purpose: str = Field(default="approval", max_length=20)
     posted_at: datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
+# the chain ---------------------------------------------------------------------------------
+# What is hashed is frozen ("v1"): a field added to a table later is not pinned until a new version says so.
+
+#: The ``prev_hash`` of the first chained event.
+GENESIS = "0" * 64
+#: The approval fields an event's ``state_hash`` pins (every column of ``approvals`` at migration 0003).
+APPROVAL_STATE_FIELDS: tuple[str, ...] = (
+    "id", "status", "tier", "original_tier", "reason", "rule", "action", "command", "description", "cwd",
+    "agent", "session", "idempotency_key", "content_hash", "metadata_json", "requester_uid", "requester_pid",
+    "created_at", "deadline", "visible_at", "decided_at", "decided_by", "decided_by_name", "decided_via", "note",
+    "escalations", "crisis_category", "resources_json",
+)
+#: The crisis alert fields an event's ``state_hash`` pins (every column of ``crisis_alerts``).
+CRISIS_STATE_FIELDS: tuple[str, ...] = (
+    "id", "created_at", "category", "evidence", "text", "text_hash", "source", "chat", "user_ref", "user_name",
+    "agent", "session", "approval_id", "acknowledged_at", "acknowledged_by", "acknowledged_by_name", "realerts",
+)
+_FIELD_DIGEST_CHARS = 6  # per field in ``state_fields``: enough to name a field, never trusted alone
+
+
+def _canon(value: Any) -> Any:
+    """A stored value as hashed: datetimes as naive UTC ISO text with microseconds; the rest as they are."""
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(UTC).replace(tzinfo=None)
+        return value.isoformat(timespec="microseconds")
+    return value
+
+
+def _sha(parts: list[Any]) -> str:
+    blob = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def event_hash(ev: Any) -> str:
+    """SHA-256 hex of an event (an :class:`EventRow` or any object with its attributes): its ``seq``,
+    ``prev_hash``, owner ids, time, kind, actor, channel, details and state pin. Not its ``id``: the order
+    is ``seq``'s, and ``verify`` checks that ids follow it."""
+    return _sha(["signoff.event.v1", ev.seq, ev.prev_hash, ev.approval_id, ev.crisis_id, _canon(ev.at), ev.kind,
+                 ev.actor, ev.channel, ev.details_json, ev.state_hash, ev.state_fields])
+
+
+def _state_fields_of(row: Any) -> tuple[str, ...]:
+    crisis = isinstance(row, CrisisAlertRow) or (isinstance(row, Mapping) and "text_hash" in row)
+    return CRISIS_STATE_FIELDS if crisis else APPROVAL_STATE_FIELDS
+
+
+def state_pin(row: Any) -> tuple[str, str]:
+    """``(state_hash, state_fields)`` of an approval or crisis alert row (or a mapping of its columns):
+    SHA-256 hex over every field of :data:`APPROVAL_STATE_FIELDS` / :data:`CRISIS_STATE_FIELDS`, and a
+    six-character digest of each field, concatenated in that order."""
+    fields = _state_fields_of(row)
+    get = row.__getitem__ if isinstance(row, Mapping) else row.__getattribute__
+    values = [_canon(get(f)) for f in fields]
+    tag = "signoff.crisis.v1" if fields is CRISIS_STATE_FIELDS else "signoff.approval.v1"
+    short = "".join(_sha([v])[:_FIELD_DIGEST_CHARS] for v in values)
+    return _sha([tag, *values]), short
+
+
+def differing_fields(row: Any, state_fields: str | None) -> list[str]:
+    """The fields of ``row`` whose digest differs from the pinned ``state_fields`` (may be empty when
+    only the full hash tells: then the pin itself was edited)."""
+    fields = _state_fields_of(row)
+    _, now = state_pin(row)
+    n = _FIELD_DIGEST_CHARS
+    return [f for i, f in enumerate(fields) if (state_fields or "")[i * n:(i + 1) * n] != now[i * n:(i + 1) * n]]
+
+
+def legacy_line(ev: Any) -> bytes:
+    """What an event written before the chain adds to ``chain_head.legacy_digest`` (its id and content)."""
+    return (_sha(["signoff.legacy.v1", ev.id, ev.approval_id, ev.crisis_id, _canon(ev.at), ev.kind, ev.actor,
+                  ev.channel, ev.details_json]) + "\n").encode()
+
+
+def _pin(events: list[EventRow], rows: Iterable[SQLModel]) -> None:
+    """Give the last event of each approval or crisis alert in ``rows`` that row's state pin (call it
+    with the events written in the same transaction as the rows, and nothing else)."""
+    for row in rows:
+        key = "crisis_id" if isinstance(row, CrisisAlertRow) else "approval_id"
+        mine = [ev for ev in events if getattr(ev, key) == row.id]
+        if mine:
+            mine[-1].state_hash, mine[-1].state_fields = state_pin(row)
+
+
+class ChainBroken(RuntimeError):
+    """The ledger cannot append to its chain: the ``chain_head`` row is missing (not migrated, or
+    deleted). Writing fails closed: no event, and so no decision, is recorded without its link."""
+
+
+async def _link(conn: AsyncConnection, events: list[EventRow]) -> None:
+    """Chain ``events`` (in order) after the head and move the head, inside the caller's transaction.
+
+    The first statement takes SQLite's write lock (``UPDATE … RETURNING``), so even another process's
+    writer cannot interleave; within this process the ledger's write lock serialises every transaction.
+    Raises :class:`ChainBroken` when there is no head.
+    """
+    if not events:
+        return
+    head = ChainHeadRow.__table__
+    res = await conn.execute(update(head).where(head.c.id == 1).values(seq=head.c.seq + len(events))
+                             .returning(head.c.seq, head.c.hash))
+    got = res.first()
+    if got is None:
+        raise ChainBroken("the ledger has no chain head (table chain_head is empty): events cannot be chained")
+    seq, prev = got[0] - len(events), got[1]
+    for ev in events:
+        seq += 1
+        ev.seq, ev.prev_hash = seq, prev
+        ev.hash = prev = event_hash(ev)
+    await conn.execute(update(head).where(head.c.id == 1).values(hash=prev))
 
 
 def async_url(url: str) -> str:
@@ -287,18 +438,29 @@ class Ledger:
             self._settle(batch, None)
 
     async def _insert_rows(self, objs: list[SQLModel]) -> None:
-        """One transaction; one executemany per table (an ORM flush would cost a thread hop per row)."""
-        by_table: dict[Any, list[dict]] = {}
-        for obj in objs:
-            table = type(obj).__table__
-            row = {c.name: getattr(obj, c.name) for c in table.columns}
-            for c in table.primary_key.columns:
-                if row.get(c.name) is None:
-                    del row[c.name]  # autoincrement
-            by_table.setdefault(table, []).append(row)
+        """One transaction; one executemany per table (an ORM flush would cost a thread hop per row).
+        The events are chained in the order given (a retry links them again, in its own transaction)."""
+        events = [obj for obj in objs if isinstance(obj, EventRow)]
         async with self._write_lock, self.engine.begin() as conn:
+            await _link(conn, events)
+            by_table: dict[Any, list[dict]] = {}
+            for obj in objs:
+                table = type(obj).__table__
+                row = {c.name: getattr(obj, c.name) for c in table.columns}
+                for c in table.primary_key.columns:
+                    if row.get(c.name) is None:
+                        del row[c.name]  # autoincrement
+                by_table.setdefault(table, []).append(row)
             for table, rows in by_table.items():
                 await conn.execute(table.insert(), rows)
+
+    @staticmethod
+    async def _append(s: AsyncSession, event: EventRow, row: SQLModel | None) -> None:
+        """Add ``event`` to the session's transaction, pinned by ``row`` (as changed by it) and chained."""
+        if row is not None:
+            event.state_hash, event.state_fields = state_pin(row)
+        await _link(await s.connection(), [event])
+        s.add(event)
 
     @staticmethod
     def _settle(batch, exc: BaseException | None) -> None:
@@ -324,9 +486,13 @@ class Ledger:
     async def insert(self, row: ApprovalRow, events: Iterable[EventRow] = ()) -> ApprovalRow:
         """Insert a new approval with its first events in one transaction.
 
+        The last of ``events`` about this approval is pinned by its state (the approval as inserted).
+
         Raises:
             IntegrityError: the id or the idempotency key already exists.
         """
+        events = list(events)
+        _pin(events, [row])
         await self._add([row, *events])
         return row
 
@@ -405,7 +571,7 @@ class Ledger:
                 await s.rollback()
                 return None
             approval = row.to_model()
-            s.add(event)
+            await self._append(s, event, row)
             await s.commit()
             return approval
 
@@ -426,16 +592,19 @@ class Ledger:
                     ApprovalRow.tier == int(from_tier),
                 )
                 .values(tier=int(to_tier), deadline=deadline, escalations=ApprovalRow.escalations + 1)
+                .returning(ApprovalRow)
             )
-            if res.rowcount != 1:
+            row = res.scalars().first()
+            if row is None:
                 await s.rollback()
                 return False
-            s.add(event)
+            await self._append(s, event, row)
             await s.commit()
             return True
 
     async def mark_visible(self, approval_id: str, at: datetime, deadline: datetime) -> bool:
-        """Record the first moment a card was shown; moves the deadline once (tiers.md deadlines).
+        """Record the first moment a card was shown; moves the deadline once (tiers.md deadlines), with
+        a ``shown`` event (details: the new ``deadline``) that pins the change.
 
         Only the first call for an approval at its original tier changes anything.
         """
@@ -450,9 +619,17 @@ class Ledger:
                     ApprovalRow.deadline > at,
                 )
                 .values(visible_at=at, deadline=deadline)
+                .returning(ApprovalRow)
             )
+            row = res.scalars().first()
+            if row is None:
+                await s.rollback()
+                return False
+            event = EventRow(approval_id=approval_id, at=at, kind="shown",
+                             details_json=json.dumps({"deadline": rfc3339(deadline)}))
+            await self._append(s, event, row)
             await s.commit()
-            return res.rowcount == 1
+            return True
 
     # crisis alerts -----------------------------------------------------------------------------
 
@@ -462,7 +639,7 @@ class Ledger:
             if await s.get(CrisisAlertRow, row.id) is not None:
                 return
             s.add(row)
-            s.add(event)
+            await self._append(s, event, row)
             await s.commit()
 
     async def get_crisis(self, alert_id: str) -> CrisisAlertRow | None:
@@ -473,7 +650,7 @@ class Ledger:
         """The crisis alert raised by an approval request (its ``approval_id``), or None."""
         async with self._sessions() as s:
             res = await s.exec(select(CrisisAlertRow).where(CrisisAlertRow.approval_id == approval_id).limit(1))
-            return res.first()
+            return res.scalars().first()
 
     async def acknowledge_crisis(self, alert_id: str, at: datetime, actor_id: str, actor_name: str | None,
                                  event: EventRow) -> bool:
@@ -484,19 +661,22 @@ class Ledger:
                 update(CrisisAlertRow)
                 .where(CrisisAlertRow.id == alert_id, CrisisAlertRow.acknowledged_at.is_(None))
                 .values(acknowledged_at=at, acknowledged_by=actor_id, acknowledged_by_name=actor_name)
+                .returning(CrisisAlertRow)
             )
-            if res.rowcount != 1:
+            row = res.scalars().first()
+            if row is None:
                 await s.rollback()
                 return False
-            s.add(event)
+            await self._append(s, event, row)
             await s.commit()
             return True
 
     async def set_crisis_realerts(self, alert_id: str, realerts: int, event: EventRow) -> None:
         """Record that an alert has been sent again ``realerts`` times (absolute: safe to retry)."""
         async with self._write() as s:
-            await s.exec(update(CrisisAlertRow).where(CrisisAlertRow.id == alert_id).values(realerts=realerts))
-            s.add(event)
+            res = await s.exec(update(CrisisAlertRow).where(CrisisAlertRow.id == alert_id).values(realerts=realerts)
+                               .returning(CrisisAlertRow))
+            await self._append(s, event, res.scalars().first())
             await s.commit()
 
     async def crises(self, since: datetime | None = None) -> list[CrisisAlertRow]:
@@ -588,13 +768,331 @@ class Ledger:
             return int(res.scalar_one())
 
 
+# verify ----------------------------------------------------------------------------------------
+
+
+class LedgerUnreadable(Exception):
+    """``verify_ledger`` could not read a ledger at all: no such file, no permission, not SQLite, or
+    SQLite without signoff's tables (exit 2 of ``signoff ledger verify``)."""
+
+
+@dataclass
+class Finding:
+    """One thing ``verify`` found wrong.
+
+    ``subject`` is ``"event"``, ``"approval"`` or ``"crisis_alert"``; ``id`` the event's id (an int; None
+    for the unchained events as a whole) or the approval's / alert's id; ``problem`` one of ``edited``,
+    ``inserted``, ``deleted``, ``reordered`` (events) or ``disagrees``, ``no_events``, ``deleted``
+    (approvals and alerts); ``fields`` the row's fields that differ from its events, when known.
+    """
+
+    subject: str
+    id: int | str | None
+    problem: str
+    message: str
+    seq: int | None = None
+    fields: list[str] = dataclass_field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "problem": self.problem, "message": self.message}
+        if self.subject == "event":
+            out["seq"] = self.seq
+        else:
+            out["fields"] = self.fields
+        return out
+
+
+@dataclass
+class ChainReport:
+    """What ``verify_ledger`` found. ``intact`` is True when nothing was found wrong."""
+
+    url: str
+    chained_schema: bool = True
+    events: int = 0
+    chained: int = 0
+    unchained: int = 0
+    head_seq: int | None = None
+    head_hash: str | None = None
+    approvals: int = 0
+    unchained_approvals: int = 0
+    crisis_alerts: int = 0
+    first_bad_event: Finding | None = None
+    disagreeing: list[Finding] = dataclass_field(default_factory=list)
+
+    @property
+    def intact(self) -> bool:
+        return self.first_bad_event is None and not self.disagreeing
+
+    def to_json(self) -> dict[str, Any]:
+        """The machine-readable report (``signoff ledger verify --json``; docs/ledger.md has the shape)."""
+        return {
+            "intact": self.intact, "ledger": self.url, "chained_schema": self.chained_schema,
+            "events": {"total": self.events, "chained": self.chained, "unchained": self.unchained},
+            "head": None if self.head_seq is None else {"seq": self.head_seq, "hash": self.head_hash},
+            "approvals": {"total": self.approvals, "unchained": self.unchained_approvals},
+            "crisis_alerts": {"total": self.crisis_alerts},
+            "first_bad_event": self.first_bad_event.to_json() if self.first_bad_event else None,
+            "disagreeing": [f.to_json() | {"kind": f.subject} for f in self.disagreeing],
+        }
+
+    def lines(self) -> list[str]:
+        """The report as text, one finding a line; the first line is the summary."""
+        unchained = f", {self.unchained:,} unchained (written before the chain)" if self.unchained else ""
+        out = [f"{self.events:,} events ({self.chained:,} chained{unchained}), {self.approvals:,} approvals"
+               f"{f' ({self.unchained_approvals:,} unchained)' if self.unchained_approvals else ''}, "
+               f"{self.crisis_alerts:,} crisis alerts"]
+        if not self.chained_schema:
+            out.append("the schema predates the chain (start the daemon once to upgrade it): nothing is chained yet")
+        if self.first_bad_event is not None:
+            out.append(f"TAMPERED: {self.first_bad_event.message}")
+        out.extend(f"TAMPERED: {f.message}" for f in self.disagreeing)
+        if self.intact:
+            head = f" to its head (seq {self.head_seq}, {self.head_hash[:16]}…)" if self.head_seq else ""
+            out.append(f"intact: every chained event links{head}, and every approval agrees with its events")
+        return out
+
+
+_EVENT_COLUMNS = ("id", "approval_id", "crisis_id", "at", "kind", "actor", "channel", "details_json",
+                  "seq", "prev_hash", "hash", "state_hash", "state_fields")
+
+
+def _read_only_engine(url: str):
+    """A synchronous engine that cannot write (SQLite: the file opened with ``mode=ro``)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    url = sync_url(url)
+    if not url.startswith("sqlite:///"):
+        return create_engine(url, poolclass=NullPool, execution_options={"postgresql_readonly": True})
+    path = Path(url[len("sqlite:///") :]).expanduser()
+    try:
+        if not path.is_file():
+            raise LedgerUnreadable(f"no ledger file at {path}" + (" (it is a directory)" if path.is_dir() else ""))
+    except PermissionError:
+        raise LedgerUnreadable(f"{path.parent} cannot be read by uid {os.getuid()}") from None
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    # isolation_level=None: no implicit transactions, so verify's own BEGIN holds one snapshot for every read
+    return create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, isolation_level=None),
+                         poolclass=NullPool)
+
+
+def verify_ledger(url: str) -> ChainReport:
+    """Check the ledger at ``url`` without writing to it (blocking: call it in a thread from async code).
+
+    Walks the events in id order and checks each chained one: its hash, its link to the one before, that
+    ``seq`` counts up by one and that the last one is the chain head; the events from before the chain
+    against the digest frozen at the upgrade. Then checks every approval and crisis alert row against the
+    state pinned by its newest pinning event. Stops the walk at the first broken event (after it the
+    chain cannot be trusted) but checks every row.
+
+    Returns:
+        The report; ``.intact`` tells the verdict.
+
+    Raises:
+        LedgerUnreadable: no such file, unreadable, not a database, or not a signoff ledger.
+    """
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
+
+    report = ChainReport(url=url)
+    engine = _read_only_engine(url)
+    try:
+        with engine.connect() as conn:
+            try:
+                if conn.dialect.name == "sqlite":
+                    conn.exec_driver_sql("BEGIN")  # one snapshot: a daemon writing meanwhile is not seen half-way
+                tables = set(inspect(conn).get_table_names())
+            except SQLAlchemyError as exc:
+                raise LedgerUnreadable(_first_line(exc)) from None
+            if not {"approvals", "events"} <= tables:
+                raise LedgerUnreadable("not a signoff ledger (no approvals and events tables)")
+            event_cols = {c["name"] for c in inspect(conn).get_columns("events")}
+            report.chained_schema = "chain_head" in tables and "seq" in event_cols
+            _verify(conn, report, has_crisis="crisis_alerts" in tables)
+    except SQLAlchemyError as exc:
+        raise LedgerUnreadable(_first_line(exc)) from None
+    finally:
+        engine.dispose()
+    return report
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _verify(conn, report: ChainReport, has_crisis: bool) -> None:
+    t = EventRow.__table__
+    head = None
+    if report.chained_schema:
+        h = ChainHeadRow.__table__
+        head = conn.execute(select(h).where(h.c.id == 1)).mappings().first()
+        if head is None:
+            report.first_bad_event = Finding("event", None, "deleted", "the chain head (table chain_head) was deleted")
+    legacy_max = head["legacy_max_id"] if head else None
+    if head is not None:
+        report.head_seq, report.head_hash = head["seq"], head["hash"]
+    cols = [t.c[c] for c in _EVENT_COLUMNS if report.chained_schema or c in _EVENT_COLUMNS[:8]]
+    dup_seqs: set[int] = set()
+    if report.chained_schema:
+        dup_seqs = set(conn.execute(select(t.c.seq).where(t.c.seq.is_not(None)).group_by(t.c.seq)
+                                    .having(func.count() > 1)).scalars())
+
+    legacy = hashlib.sha256()
+    legacy_owners: set[str] = set()
+    pins: dict[tuple[str, str], tuple[int, str, str | None, int]] = {}  # (subject, id) -> (seq, hash, fields, ev id)
+    prev = None  # the last good chained event
+    first_seq: int | None = None
+    for ev in conn.execute(select(*cols).order_by(t.c.id)).mappings():
+        ev = SimpleNamespace(**{c: ev.get(c) for c in _EVENT_COLUMNS})
+        report.events += 1
+        if ev.seq is None and (not report.chained_schema or (legacy_max is not None and ev.id <= legacy_max)):
+            report.unchained += 1
+            legacy.update(legacy_line(ev))
+            for owner in (ev.approval_id, ev.crisis_id):
+                if owner:
+                    legacy_owners.add(owner)
+            continue
+        if ev.seq is not None:
+            report.chained += 1
+            for key in (("approval", ev.approval_id), ("crisis_alert", ev.crisis_id)) if ev.state_hash else ():
+                if key[1] and (key not in pins or pins[key][0] < ev.seq):
+                    pins[key] = (ev.seq, ev.state_hash, ev.state_fields, ev.id)
+        if report.first_bad_event is None:
+            report.first_bad_event = _check_event(conn, ev, prev, dup_seqs, report.head_seq)
+            if report.first_bad_event is None:
+                prev = ev
+                first_seq = ev.seq if first_seq is None else first_seq
+
+    if head is not None and report.first_bad_event is None:
+        if (report.unchained, legacy.hexdigest()) != (head["legacy_count"], head["legacy_digest"]):
+            report.first_bad_event = Finding(
+                "event", None, "edited",
+                f"the events written before the chain changed since the upgrade ({head['legacy_count']:,} were "
+                f"frozen, {report.unchained:,} are there now, and their digest differs): one was edited, "
+                "inserted or deleted")
+        elif prev is None and head["seq"] > 0:
+            report.first_bad_event = Finding("event", None, "deleted",
+                                             f"every chained event is gone: the chain head says {head['seq']:,}")
+        elif prev is not None and prev.seq < head["seq"]:
+            n = head["seq"] - prev.seq
+            report.first_bad_event = Finding(
+                "event", None, "deleted", f"the last {n:,} event(s) (seq {prev.seq + 1}–{head['seq']}) were deleted: "
+                f"the chain ends at event {prev.id} (seq {prev.seq}) but its head says seq {head['seq']}",
+                seq=prev.seq + 1)
+        elif prev is not None and prev.seq > head["seq"]:
+            past = conn.execute(select(t.c.id).where(t.c.seq == head["seq"] + 1)).scalar()
+            report.first_bad_event = Finding(
+                "event", past, "inserted", f"event {past} (seq {head['seq'] + 1}) and any after it were inserted: "
+                f"the chain head says seq {head['seq']}", seq=head["seq"] + 1)
+        elif prev is not None and prev.hash != head["hash"]:
+            report.first_bad_event = Finding(
+                "event", prev.id, "edited", f"event {prev.id} (seq {prev.seq}), the last, is not the chain head "
+                f"(seq {head['seq']}): the head or the last event was edited", seq=prev.seq)
+
+    _verify_rows(conn, report, "approval", ApprovalRow.__table__, APPROVAL_STATE_FIELDS, pins, legacy_owners)
+    if has_crisis:
+        _verify_rows(conn, report, "crisis_alert", CrisisAlertRow.__table__, CRISIS_STATE_FIELDS, pins,
+                     legacy_owners)
+
+
+def _check_event(conn, ev, prev, dup_seqs: set[int], head_seq: int | None) -> Finding | None:
+    """The first problem of chained event ``ev`` given the last good one ``prev`` (None: ``ev`` is first)."""
+    where = f"event {ev.id}" + (f" (seq {ev.seq})" if ev.seq is not None else "")
+    if ev.seq is None:
+        return Finding("event", ev.id, "inserted", f"{where} was inserted: it has no place in the chain "
+                       f"(it comes after the chain began, with no seq or hash)")
+    if head_seq is not None and ev.seq > head_seq:
+        return Finding("event", ev.id, "inserted", f"{where} was inserted: it is past the chain head "
+                       f"(seq {head_seq})", seq=ev.seq)
+    expected = 1 if prev is None else prev.seq + 1
+    expected_prev = GENESIS if prev is None else prev.hash
+    if ev.seq in dup_seqs and (event_hash(ev) != ev.hash or ev.prev_hash != expected_prev):
+        return Finding("event", ev.id, "inserted", f"{where} was inserted: another event has the same seq",
+                       seq=ev.seq)
+    if event_hash(ev) != ev.hash:
+        moved = SimpleNamespace(**{**vars(ev), "seq": expected})
+        if ev.seq != expected and event_hash(moved) == ev.hash:
+            return Finding("event", ev.id, "reordered", f"{where} was moved: it was written as seq {expected}",
+                           seq=ev.seq)
+        return Finding("event", ev.id, "edited", f"{where} was edited: its content does not match its hash",
+                       seq=ev.seq)
+    if ev.seq > expected:
+        t = EventRow.__table__
+        later = conn.execute(select(t.c.id).where(t.c.seq == expected).limit(1)).scalar()
+        if later is not None:
+            return Finding("event", ev.id, "reordered", f"{where} comes before event {later} (seq {expected}): "
+                           "events were reordered", seq=ev.seq)
+        gap = f"seq {expected}" if ev.seq == expected + 1 else f"seq {expected}–{ev.seq - 1}"
+        after = f"after event {prev.id}" if prev is not None else "at the start of the chain"
+        return Finding("event", ev.id, "deleted", f"{ev.seq - expected:,} event(s) ({gap}) were deleted "
+                       f"{after}, before {where}", seq=expected)
+    if ev.seq < expected:
+        return Finding("event", ev.id, "reordered", f"{where} comes after seq {prev.seq}: events were reordered",
+                       seq=ev.seq)
+    if ev.prev_hash != expected_prev:
+        if prev is None:
+            return Finding("event", ev.id, "edited", f"{where}, the first chained event, does not start the chain",
+                           seq=ev.seq)
+        return Finding("event", prev.id, "edited", f"event {prev.id} (seq {prev.seq}) was edited and re-hashed: "
+                       f"the next event ({ev.id}) links to a different hash", seq=prev.seq)
+    return None
+
+
+def _verify_rows(conn, report: ChainReport, subject: str, table, fields: tuple[str, ...],
+                 pins: dict, legacy_owners: set[str]) -> None:
+    """Each row of ``table`` against its newest pin; pins whose row is gone."""
+    name = "approval" if subject == "approval" else "crisis alert"
+    seen: set[str] = set()
+    for row in conn.execute(select(*[table.c[f] for f in fields]).order_by(table.c.id)).mappings():
+        row = dict(row)
+        seen.add(row["id"])
+        if subject == "approval":
+            report.approvals += 1
+        else:
+            report.crisis_alerts += 1
+        pin = pins.get((subject, row["id"]))
+        if pin is None:
+            if row["id"] in legacy_owners or not report.chained_schema:
+                if subject == "approval":
+                    report.unchained_approvals += 1
+            else:
+                report.disagreeing.append(Finding(subject, row["id"], "no_events",
+                                                  f"{name} {row['id']} has no events: it was inserted"))
+            continue
+        _, state_hash, state_fields, ev_id = pin
+        if state_pin(row)[0] != state_hash:
+            diff = differing_fields(row, state_fields)
+            what = ", ".join(diff) if diff else "the pinned state"
+            report.disagreeing.append(Finding(
+                subject, row["id"], "disagrees",
+                f"{name} {row['id']} disagrees with its events ({what}; pinned by event {ev_id})", fields=diff))
+    for (subj, owner), (_seq, _h, _f, ev_id) in pins.items():
+        if subj == subject and owner not in seen:
+            report.disagreeing.append(Finding(subject, owner, "deleted",
+                                              f"{name} {owner} was deleted: event {ev_id} pins it"))
+
+
 __all__ = [
     "ApprovalRow",
     "CardRow",
+    "ChainBroken",
+    "ChainHeadRow",
+    "ChainReport",
     "CrisisAlertRow",
     "EventRow",
+    "Finding",
+    "GENESIS",
     "IntegrityError",
     "Ledger",
+    "LedgerUnreadable",
+    "event_hash",
+    "legacy_line",
     "run_migrations",
     "schema_is_current",
+    "state_pin",
+    "verify_ledger",
 ]

@@ -122,7 +122,11 @@ class Actor(BaseModel):
 
 
 class Approval(BaseModel):
-    """An approval as the API returns it (interfaces.md "An approval"); times are UTC."""
+    """An approval as the API returns it (interfaces.md "An approval"); times are UTC.
+
+    ``requester_uid`` / ``requester_pid`` (optional extension of the spec's object) are the uid and pid of
+    the process that asked, read from the Unix socket's peer credentials; ``agent`` is only what it said.
+    """
 
     id: str
     status: Status
@@ -144,6 +148,8 @@ class Approval(BaseModel):
     resources: list[Resource] | None = None
     rule: str | None = None
     escalations: int = 0
+    requester_uid: int | None = None  # who asked, from the socket's peer credentials (None: unknown)
+    requester_pid: int | None = None
 
     @property
     def is_final(self) -> bool:
@@ -172,6 +178,8 @@ class Approval(BaseModel):
             "note": self.note,
             "rule": self.rule,
             "escalations": self.escalations,
+            "requester_uid": self.requester_uid,
+            "requester_pid": self.requester_pid,
         }
         if self.resources is not None:
             out["resources"] = [r.model_dump() for r in self.resources]
