@@ -141,3 +141,7 @@ async def test_a_burst_survives_sigkill_and_restart(short_tmp) -> None:
             await proc.wait()
     assert _statuses(db) == {"expired": n}, "nothing approved, nothing left pending"
     assert set(_events(db, "expired")) == set(ids)
+    from core.ledger import verify_ledger
+
+    report = verify_ledger(f"sqlite:///{db}")
+    assert report.intact, report.to_json()  # a kill -9 between writes leaves the hash chain whole
