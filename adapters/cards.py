@@ -105,6 +105,8 @@ def time_left(deadline: datetime | None, now: datetime | None = None) -> str | N
 class Card:
     """Everything a channel shows for one approval, already masked and cut.
 
+    ``agent`` is the agent's own name beside the uid and pid that asked ("demo (uid 1001, pid 4242)").
+
     ``outcome`` is None while pending, else a line such as "Approved by @alice at 12:03:04 UTC".
     """
 
@@ -135,7 +137,7 @@ def build_card(approval: Approval, max_command: int = 1500, max_description: int
         tier=approval.tier,
         mark=TIER_MARKS[approval.tier],
         title=f"{approval.tier.name} approval" + (" (escalated)" if approval.escalations else ""),
-        agent=visible(cut(approval.agent, 200)) if approval.agent else None,
+        agent=_agent(approval),
         action=visible(cut(approval.action, 200)),
         command=visible(cut(mask_secrets(approval.command), max_command)) if approval.command else None,
         description=visible(cut(mask_secrets(approval.description), max_description)) if approval.description else None,
@@ -145,6 +147,23 @@ def build_card(approval: Approval, max_command: int = 1500, max_description: int
         outcome=outcome_line(approval),
         status=approval.status,
     )
+
+
+def requester_text(approval: Approval) -> str | None:
+    """"uid 1001, pid 4242": who asked, as the socket's peer credentials say (None when unknown)."""
+    parts = [f"{name} {value}" for name, value in (("uid", approval.requester_uid), ("pid", approval.requester_pid))
+             if value is not None]
+    return ", ".join(parts) or None
+
+
+def _agent(approval: Approval) -> str | None:
+    """The card's agent line: the name the agent gave (its own claim) beside the uid and pid that asked,
+    e.g. "deploy-bot (uid 1001, pid 4242)"; each platform renders this one field."""
+    name = visible(cut(approval.agent, 200)) if approval.agent else None
+    who = requester_text(approval)
+    if name and who:
+        return f"{name} ({who})"
+    return name or who
 
 
 def outcome_line(approval: Approval) -> str | None:

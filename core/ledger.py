@@ -838,9 +838,9 @@ class ChainReport:
     def lines(self) -> list[str]:
         """The report as text, one finding a line; the first line is the summary."""
         unchained = f", {self.unchained:,} unchained (written before the chain)" if self.unchained else ""
-        out = [f"{self.events:,} events ({self.chained:,} chained{unchained}), {self.approvals:,} approvals"
+        out = [f"{_n(self.events, 'event')} ({self.chained:,} chained{unchained}), {_n(self.approvals, 'approval')}"
                f"{f' ({self.unchained_approvals:,} unchained)' if self.unchained_approvals else ''}, "
-               f"{self.crisis_alerts:,} crisis alerts"]
+               f"{_n(self.crisis_alerts, 'crisis alert')}"]
         if not self.chained_schema:
             out.append("the schema predates the chain (start the daemon once to upgrade it): nothing is chained yet")
         if self.first_bad_event is not None:
@@ -850,6 +850,10 @@ class ChainReport:
             head = f" to its head (seq {self.head_seq}, {self.head_hash[:16]}…)" if self.head_seq else ""
             out.append(f"intact: every chained event links{head}, and every approval agrees with its events")
         return out
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 _EVENT_COLUMNS = ("id", "approval_id", "crisis_id", "at", "kind", "actor", "channel", "details_json",

@@ -103,3 +103,17 @@ def test_terminal_shows_hidden_characters_instead_of_obeying_them():
     assert "\n    | Why: harmless" in text
     telegram_html = render_html(build_card(approval(command=hostile)))
     assert "\u202e" not in telegram_html and "\x1b" not in telegram_html
+
+
+def test_cards_show_who_asked_beside_the_agent():
+    from adapters.discord_channel import render_embed
+
+    both = build_card(approval(agent="deploy-bot", requester_uid=1001, requester_pid=4242))
+    assert both.agent == "deploy-bot (uid 1001, pid 4242)"
+    assert "Agent: deploy-bot (uid 1001, pid 4242)" in plain_text(both)
+    assert "<b>Agent:</b> deploy-bot (uid 1001, pid 4242)" in render_html(both)
+    assert {"name": "Agent", "value": "deploy-bot (uid 1001, pid 4242)", "inline": True} in \
+        render_embed(both).to_dict()["fields"]
+    assert build_card(approval(requester_uid=1001)).agent == "uid 1001"  # no name given, no pid known
+    assert build_card(approval(agent="<b>x</b>")).agent == "<b>x</b>"  # nothing known: the name alone
+    assert build_card(approval()).agent is None

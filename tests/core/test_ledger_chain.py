@@ -33,7 +33,7 @@ class Clock:
 
 async def _build(path: Path, policy: Policy) -> dict[str, str]:
     """Every kind of write the daemon makes: auto-approved, shown, denied with a note, approved,
-    escalated twice and expired, a crisis request and its alert acknowledged, an event with no
+    escalated twice and expired, shown and left pending, a crisis request and its alert acknowledged, an event with no
     approval; the last event written is a decision. Returns the ids by name."""
     clock = Clock()
     ledger = await Ledger.open(f"sqlite:///{path}")
@@ -42,7 +42,7 @@ async def _build(path: Path, policy: Policy) -> dict[str, str]:
     ids: dict[str, str] = {}
     try:
         ids["safe"] = (await broker.submit(ApprovalRequest(action="read_file", command="README.md"))).id
-        for name in ("denied", "approved", "expired", "last"):
+        for name in ("denied", "approved", "expired", "pending", "last"):
             a = await broker.submit(ApprovalRequest(action="terminal", command=PUSH, agent=name),
                                     Requester(uid=1000, pid=4242))
             ids[name] = a.id
@@ -107,7 +107,7 @@ def test_untouched_ledger_is_intact(ledger_copy):
     assert report.intact, report.lines()
     n = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
     assert report.events == report.chained == report.head_seq == n and report.unchained == 0
-    assert report.approvals == 6 and report.crisis_alerts == 1
+    assert report.approvals == 7 and report.crisis_alerts == 1
     # seq follows id, from 1, with no gap; each event links to the one before
     rows = db.execute("SELECT seq, prev_hash, hash FROM events ORDER BY id").fetchall()
     assert [r[0] for r in rows] == list(range(1, n + 1))
@@ -406,3 +406,29 @@ def test_verify_reads_an_old_schema_without_upgrading_it(tmp_path):
     report = verify_ledger(f"sqlite:///{path}")
     assert report.intact and not report.chained_schema and report.unchained == 4
     assert sqlite3.connect(path).execute("SELECT version_num FROM alembic_version").fetchone() == ("0002",)
+
+
+async def test_verify_beside_a_busy_writer_sees_one_snapshot(tmp_path, policy):
+    """verify reads while the ledger is written (the daemon runs): what it reads is one moment's ledger."""
+    url = f"sqlite:///{tmp_path}/l.db"
+    ledger = await Ledger.open(url)
+    broker = Broker(ledger, policy)
+    stop = asyncio.Event()
+
+    async def write():
+        i = 0
+        while not stop.is_set():
+            await asyncio.gather(*(broker.submit(ApprovalRequest(action="read_file", command=f"f{i}-{j}"))
+                                   for j in range(20)))
+            i += 1
+
+    writer = asyncio.ensure_future(write())
+    try:
+        await broker.submit(ApprovalRequest(action="read_file", command="first"))
+        reports = [await asyncio.to_thread(verify_ledger, url) for _ in range(8)]
+    finally:
+        stop.set()
+        await writer
+        await ledger.close()
+    assert all(r.intact for r in reports), [r.lines() for r in reports if not r.intact][0]
+    assert len({r.head_seq for r in reports}) > 1  # the ledger grew while it was read
