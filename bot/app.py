@@ -10,13 +10,14 @@ import fcntl
 import gc
 import logging
 import os
+import resource
 import signal
 import socket
 from datetime import timedelta
 from enum import StrEnum
 from pathlib import Path
 
-from bot.api import ApiServer, bind_unix_socket
+from bot.api import MAX_REFUSING, ApiServer, ServerLimits, bind_unix_socket
 from bot.config import Config
 from bot.scheduler import DeadlineScheduler
 from core.broker import Broker, BrokerSettings
@@ -31,6 +32,36 @@ log = logging.getLogger("signoff")
 #: (seconds): a timer that is merely late on a busy loop gets this long before the sweeper steps in
 SWEEP_INTERVAL_S = 2.0
 SWEEP_GRACE_S = 5.0
+#: file descriptors kept for everything but API connections (ledger, platforms, logs, libraries)
+FD_RESERVE = 64
+
+
+def raise_open_files_limit() -> int:
+    """Raise the soft RLIMIT_NOFILE to the hard limit (idle or long-polling clients each hold a descriptor;
+    a soft limit of 1,024 is soon spent). Returns the soft limit now in force; a refusal is logged."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 1 << 20) if soft != resource.RLIM_INFINITY else soft
+    if soft != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+            soft = hard
+        except (ValueError, OSError) as exc:
+            log.warning("cannot raise the open-files limit from %d to %d: %s", soft, hard, exc)
+    return soft
+
+
+def server_limits(server, open_files: int) -> ServerLimits:
+    """The API's :class:`ServerLimits` from ``server.*``; ``max_connections`` lowered (with a warning) so that
+    the connections, those being refused and :data:`FD_RESERVE` fit within ``open_files`` (RLIMIT_NOFILE)."""
+    cap = server.max_connections
+    room = max(16, open_files - FD_RESERVE - MAX_REFUSING) if open_files != resource.RLIM_INFINITY else cap
+    if cap > room:
+        log.warning("server.max_connections lowered from %d to %d: the open-files limit (RLIMIT_NOFILE) is %d",
+                    cap, room, open_files)
+        cap = room
+    return ServerLimits(header_timeout=server.header_timeout, body_timeout=server.body_timeout,
+                        max_connections=cap)
 
 
 def version() -> str:
@@ -117,6 +148,7 @@ class Daemon:
         """
         if self.state is not State.NEW:
             raise RuntimeError(f"daemon is {self.state}; start() runs once")
+        open_files = raise_open_files_limit()
         sock = self._claim_socket()
         try:
             cfg = self.config
@@ -163,7 +195,7 @@ class Daemon:
             # Serve agents at once; a card for a request that arrives before a platform is connected
             # is posted when it connects (each channel resyncs missed cards).
             self.api = ApiServer(self.broker, self.health, cfg.terminal_enabled, cfg.terminal_approver_uids(),
-                                 version())
+                                 version(), limits=server_limits(cfg.server, open_files))
             await self.api.start(sock)
             await self.broker.load_stale()
             # Each waits briefly for its platform; an outage leaves it down and retrying.
@@ -171,9 +203,9 @@ class Daemon:
             pending = await self.broker.recover()
             await self.broker.crisis.recover()
         except BaseException:
-            sock.close()
             self.state = State.STOPPED
             await self._teardown()
+            sock.close()  # after the API stopped serving it
             raise
         self.state = State.RUNNING
         log.info("signoff %s listening on %s (%d pending approvals re-armed; channels: %s)", version(),

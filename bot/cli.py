@@ -320,17 +320,27 @@ def _resources_text(approval: dict) -> str:
 
 
 def _cmd_pending(args) -> int:
+    from urllib.parse import quote
+
     from bot.connection import DaemonUnreachable
 
+    conn, approvals, before = _connection(args), [], None
     try:
-        status, data = _connection(args).call("GET", "/v1/approvals?status=pending")
+        while True:  # the API pages newest first; every page, shown oldest first
+            path = "/v1/approvals?status=pending&limit=1000" + (f"&before={quote(before)}" if before else "")
+            status, data = conn.call("GET", path)
+            page = data.get("approvals", []) if isinstance(data, dict) else []
+            approvals.extend(page)
+            before = data.get("next") if status == 200 and isinstance(data, dict) else None
+            if not before or not page:
+                break
     except DaemonUnreachable as exc:
         print(f"signoff pending: {exc}", file=sys.stderr)
         return EXIT_UNREACHABLE
+    approvals.reverse()
     if args.json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps({"approvals": approvals}, ensure_ascii=False))
         return EXIT_OK
-    approvals = data.get("approvals", [])
     if not approvals:
         print("no pending approvals")
     from core.text import one_line

@@ -48,6 +48,12 @@ class ServerConfig(_Section):
     socket_mode: str = "0600"
     socket_group: str | None = None
     expected_uid: int | None = None
+    #: seconds a connection may take to send its request's headers (also: idle keep-alive connections)
+    header_timeout: float = Field(default=20, gt=0, le=3600)
+    #: seconds a request may take to send its body once its headers arrived (then 408)
+    body_timeout: float = Field(default=30, gt=0, le=3600)
+    #: connections served at once; one more is answered 503 and closed (lowered to fit RLIMIT_NOFILE)
+    max_connections: int = Field(default=1000, ge=1, le=1_000_000)
 
     @field_validator("socket_mode", mode="before")
     @classmethod

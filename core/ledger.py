@@ -511,17 +511,24 @@ class Ledger:
 
     async def list(
         self, status: Status | None = None, since: datetime | None = None, limit: int | None = None,
-        requester_uid: int | None = None,
+        requester_uid: int | None = None, before: str | None = None, newest_first: bool = False,
     ) -> list[Approval]:
-        """Approvals, oldest first, optionally filtered by status, ``created_at >= since`` and the uid
-        that asked."""
-        q = select(ApprovalRow).order_by(ApprovalRow.created_at, ApprovalRow.id)
+        """Approvals, oldest first (``newest_first``: newest first), at most ``limit``, optionally filtered by
+        status, ``created_at >= since``, the uid that asked, and ``before``: only those created before the
+        approval with that id (by ``created_at``, then id: the list's order; none when the id is unknown)."""
+        if newest_first:
+            q = select(ApprovalRow).order_by(ApprovalRow.created_at.desc(), ApprovalRow.id.desc())
+        else:
+            q = select(ApprovalRow).order_by(ApprovalRow.created_at, ApprovalRow.id)
         if requester_uid is not None:
             q = q.where(ApprovalRow.requester_uid == requester_uid)
         if status is not None:
             q = q.where(ApprovalRow.status == status.value)
         if since is not None:
             q = q.where(ApprovalRow.created_at >= since)
+        if before is not None:
+            at = select(ApprovalRow.created_at).where(ApprovalRow.id == before).scalar_subquery()
+            q = q.where(or_(ApprovalRow.created_at < at, (ApprovalRow.created_at == at) & (ApprovalRow.id < before)))
         if limit is not None:
             q = q.limit(limit)
         async with self._sessions() as s:
