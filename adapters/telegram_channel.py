@@ -600,6 +600,7 @@ class TelegramChannel:
             if current is None:
                 return
             chat = message.chat.id
+            where = "above."
             if not current.is_final and not any(r.split(":")[0] == str(chat) for r in
                                                 await self.broker.ledger.cards(approval_id, self.name)):
                 try:
@@ -609,8 +610,9 @@ class TelegramChannel:
                     return
                 await self.broker.ledger.add_card(approval_id, self.name, f"{chat}:{msg.message_id}", _now())
                 await self.broker.record(approval_id, "card_posted", actor.id, self.name, on_request=True)
+                where = "below."
             text = (f"Approval <code>{approval_id}</code>: the card is "
-                    + ("below." if not current.is_final else f"<b>{html.escape(build_card(current).outcome or '')}</b>"))
+                    + (where if not current.is_final else f"<b>{html.escape(build_card(current).outcome or '')}</b>"))
             with contextlib.suppress(TelegramError):
                 await self._edit(chat, message.message_id, text, None)
 

@@ -188,6 +188,7 @@ async def test_telegram_timeout_before_delivery_the_notice_brings_the_card(
     await telegram.wait_for(lambda: len(telegram.sent(APPROVAL_CHAT)) == 2, what="the card, on request")
     figure("telegram lost card: shown on request after", time.monotonic() - t0)
     card = telegram.sent(APPROVAL_CHAT)[1]
+    await telegram.wait_for(lambda: notice.reply_markup is None and "the card is below" in notice.text)
     final = await _press_tg_and_wait(telegram, api, card, approval["id"], approve=False)
     assert final["status"] == "denied"
     await telegram.wait_for(lambda: card.reply_markup is None and "Denied" in card.text)
