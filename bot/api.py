@@ -128,6 +128,8 @@ class ApprovalAnswer(BaseModel):
     rule: str | None
     escalations: int = Field(ge=0)
     resources: list[Resource] | None = Field(default=None, description="crisis only")
+    requester_uid: int | None = Field(default=None, description="the asking process's uid (socket peer credentials)")
+    requester_pid: int | None = Field(default=None, description="the asking process's pid (socket peer credentials)")
 
 
 class ApprovalList(BaseModel):
