@@ -368,10 +368,12 @@ class _LimitedSite(web.BaseSite):
         self._resume()
 
     def close(self) -> None:
+        """Stop accepting and close the listening socket (open connections are the runner's to close)."""
         self._closed = True
         self._pause()
         if self._retry is not None:
             self._retry.cancel()
+        self._sock.close()
 
     def _resume(self) -> None:
         self._retry = None
@@ -386,7 +388,9 @@ class _LimitedSite(web.BaseSite):
 
     def closed(self, protocol: asyncio.BaseProtocol) -> None:
         """A connection has gone: one more may be accepted."""
-        self._open.discard(protocol)
+        if protocol not in self._open:
+            return
+        self._open.remove(protocol)
         if isinstance(protocol, _Refusal):
             self._refusing -= 1
         if self._retry is None:
@@ -403,11 +407,10 @@ class _LimitedSite(web.BaseSite):
                 conn, _addr = self._sock.accept()
             except (BlockingIOError, InterruptedError, ConnectionAbortedError):
                 return
-            except OSError as exc:
-                if exc.errno not in _OUT_OF_RESOURCES:
-                    raise
-                self.accept_log.hit("socket.accept() out of system resource: %s (%d open connections); "
-                                    "accepting again in %g s", exc.strerror, len(self._open), ACCEPT_RETRY_S)
+            except OSError as exc:  # EMFILE and the like: out of descriptors (any other error: the same pause)
+                what = "out of system resource" if exc.errno in _OUT_OF_RESOURCES else "failed"
+                self.accept_log.hit("socket.accept() %s: %s (%d open connections); accepting again in %g s",
+                                    what, exc.strerror, len(self._open), ACCEPT_RETRY_S)
                 self._pause()
                 self._retry = self._loop.call_later(ACCEPT_RETRY_S, self._resume)
                 return
