@@ -254,6 +254,16 @@ def event_hash(ev: Any) -> str:
                  ev.actor, ev.channel, ev.details_json, ev.state_hash, ev.state_fields])
 
 
+def _token(value: Any) -> bytes:
+    """One field's value as bytes, its type marked: None, an integer, or text (datetimes as :func:`_canon`)."""
+    value = _canon(value)
+    if value is None:
+        return b"n"
+    if isinstance(value, int):
+        return b"i%d" % value
+    return b"s" + str(value).encode("utf-8", "surrogatepass")
+
+
 def _state_fields_of(row: Any) -> tuple[str, ...]:
     crisis = isinstance(row, CrisisAlertRow) or (isinstance(row, Mapping) and "text_hash" in row)
     return CRISIS_STATE_FIELDS if crisis else APPROVAL_STATE_FIELDS
@@ -262,13 +272,17 @@ def _state_fields_of(row: Any) -> tuple[str, ...]:
 def state_pin(row: Any) -> tuple[str, str]:
     """``(state_hash, state_fields)`` of an approval or crisis alert row (or a mapping of its columns):
     SHA-256 hex over every field of :data:`APPROVAL_STATE_FIELDS` / :data:`CRISIS_STATE_FIELDS`, and a
-    six-character digest of each field, concatenated in that order."""
+    six-character BLAKE2b digest of each field, concatenated in that order (only to name a field that
+    differs: the verdict is the SHA-256's)."""
     fields = _state_fields_of(row)
     get = row.__getitem__ if isinstance(row, Mapping) else row.__getattribute__
-    values = [_canon(get(f)) for f in fields]
-    tag = "signoff.crisis.v1" if fields is CRISIS_STATE_FIELDS else "signoff.approval.v1"
-    short = "".join(_sha([v])[:_FIELD_DIGEST_CHARS] for v in values)
-    return _sha([tag, *values]), short
+    tokens = [_token(get(f)) for f in fields]
+    full = hashlib.sha256(b"signoff.crisis.v1" if fields is CRISIS_STATE_FIELDS else b"signoff.approval.v1")
+    for tok in tokens:  # length-prefixed: no two sequences of values encode alike
+        full.update(len(tok).to_bytes(8, "big"))
+        full.update(tok)
+    short = "".join(hashlib.blake2b(tok, digest_size=_FIELD_DIGEST_CHARS // 2).hexdigest() for tok in tokens)
+    return full.hexdigest(), short
 
 
 def differing_fields(row: Any, state_fields: str | None) -> list[str]:
@@ -299,29 +313,6 @@ def _pin(events: list[EventRow], rows: Iterable[SQLModel]) -> None:
 class ChainBroken(RuntimeError):
     """The ledger cannot append to its chain: the ``chain_head`` row is missing (not migrated, or
     deleted). Writing fails closed: no event, and so no decision, is recorded without its link."""
-
-
-async def _link(conn: AsyncConnection, events: list[EventRow]) -> None:
-    """Chain ``events`` (in order) after the head and move the head, inside the caller's transaction.
-
-    The first statement takes SQLite's write lock (``UPDATE … RETURNING``), so even another process's
-    writer cannot interleave; within this process the ledger's write lock serialises every transaction.
-    Raises :class:`ChainBroken` when there is no head.
-    """
-    if not events:
-        return
-    head = ChainHeadRow.__table__
-    res = await conn.execute(update(head).where(head.c.id == 1).values(seq=head.c.seq + len(events))
-                             .returning(head.c.seq, head.c.hash))
-    got = res.first()
-    if got is None:
-        raise ChainBroken("the ledger has no chain head (table chain_head is empty): events cannot be chained")
-    seq, prev = got[0] - len(events), got[1]
-    for ev in events:
-        seq += 1
-        ev.seq, ev.prev_hash = seq, prev
-        ev.hash = prev = event_hash(ev)
-    await conn.execute(update(head).where(head.c.id == 1).values(hash=prev))
 
 
 def async_url(url: str) -> str:
@@ -402,11 +393,49 @@ class Ledger:
         self._write_lock = asyncio.Lock()
         self._queued: list[tuple[list[SQLModel], asyncio.Future]] = []
         self._flusher: asyncio.Task | None = None
+        self._head: tuple[int, str] | None = None  # the chain head as this writer last moved it (None: read it)
 
     @contextlib.asynccontextmanager
     async def _write(self):
         async with self._write_lock, self._sessions() as s:
-            yield s
+            try:
+                yield s
+            except BaseException:
+                self._head = None  # the transaction may have moved the head and then failed: read it again
+                raise
+
+    async def _link(self, conn: AsyncConnection, events: list[EventRow]) -> None:
+        """Chain ``events`` (in order) after the head and move the head, inside the caller's transaction
+        (which holds the ledger's write lock, so this process's transactions chain one at a time).
+
+        One statement: a compare-and-set of the head from the seq this writer last left it at. When
+        another process moved it meanwhile (or this writer has not read it yet), the head is read again,
+        inside the same transaction, and the events are linked after it; SQLite's write lock, taken by the
+        first attempt, keeps it still. Raises :class:`ChainBroken` when there is no head.
+        """
+        if not events:
+            return
+        head = ChainHeadRow.__table__
+        for _attempt in range(2):
+            if self._head is None:
+                got = (await conn.execute(select(head.c.seq, head.c.hash).where(head.c.id == 1))).first()
+                if got is None:
+                    raise ChainBroken("the ledger has no chain head (table chain_head is empty): "
+                                      "events cannot be chained")
+                self._head = (got[0], got[1])
+            old, prev = self._head
+            seq = old
+            for ev in events:
+                seq += 1
+                ev.seq, ev.prev_hash = seq, prev
+                ev.hash = prev = event_hash(ev)
+            res = await conn.execute(update(head).where(head.c.id == 1, head.c.seq == old)
+                                     .values(seq=seq, hash=prev))
+            if res.rowcount == 1:
+                self._head = (seq, prev)
+                return
+            self._head = None
+        raise ChainBroken("the chain head moved while it was being read (another process writes this ledger)")
 
     async def _add(self, objs: list[SQLModel]) -> None:
         """Insert new rows. Concurrent calls share one transaction (group commit): under load this
@@ -441,25 +470,29 @@ class Ledger:
         """One transaction; one executemany per table (an ORM flush would cost a thread hop per row).
         The events are chained in the order given (a retry links them again, in its own transaction)."""
         events = [obj for obj in objs if isinstance(obj, EventRow)]
-        async with self._write_lock, self.engine.begin() as conn:
-            await _link(conn, events)
-            by_table: dict[Any, list[dict]] = {}
-            for obj in objs:
-                table = type(obj).__table__
-                row = {c.name: getattr(obj, c.name) for c in table.columns}
-                for c in table.primary_key.columns:
-                    if row.get(c.name) is None:
-                        del row[c.name]  # autoincrement
-                by_table.setdefault(table, []).append(row)
-            for table, rows in by_table.items():
-                await conn.execute(table.insert(), rows)
+        async with self._write_lock:
+            try:
+                async with self.engine.begin() as conn:
+                    await self._link(conn, events)
+                    by_table: dict[Any, list[dict]] = {}
+                    for obj in objs:
+                        table = type(obj).__table__
+                        row = {c.name: getattr(obj, c.name) for c in table.columns}
+                        for c in table.primary_key.columns:
+                            if row.get(c.name) is None:
+                                del row[c.name]  # autoincrement
+                        by_table.setdefault(table, []).append(row)
+                    for table, rows in by_table.items():
+                        await conn.execute(table.insert(), rows)
+            except BaseException:
+                self._head = None  # the transaction may have moved the head and then failed: read it again
+                raise
 
-    @staticmethod
-    async def _append(s: AsyncSession, event: EventRow, row: SQLModel | None) -> None:
+    async def _append(self, s: AsyncSession, event: EventRow, row: SQLModel | None) -> None:
         """Add ``event`` to the session's transaction, pinned by ``row`` (as changed by it) and chained."""
         if row is not None:
             event.state_hash, event.state_fields = state_pin(row)
-        await _link(await s.connection(), [event])
+        await self._link(await s.connection(), [event])
         s.add(event)
 
     @staticmethod
@@ -991,7 +1024,8 @@ def _verify(conn, report: ChainReport, has_crisis: bool) -> None:
         elif prev is not None and prev.seq < head["seq"]:
             n = head["seq"] - prev.seq
             report.first_bad_event = Finding(
-                "event", None, "deleted", f"the last {n:,} event(s) (seq {prev.seq + 1}–{head['seq']}) were deleted: "
+                "event", None, "deleted", f"the last {n:,} event(s) "
+                f"(seq {prev.seq + 1}{'' if n == 1 else '–' + str(head['seq'])}) were deleted: "
                 f"the chain ends at event {prev.id} (seq {prev.seq}) but its head says seq {head['seq']}",
                 seq=prev.seq + 1)
         elif prev is not None and prev.seq > head["seq"]:

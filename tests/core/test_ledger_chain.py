@@ -432,3 +432,23 @@ async def test_verify_beside_a_busy_writer_sees_one_snapshot(tmp_path, policy):
         await ledger.close()
     assert all(r.intact for r in reports), [r.lines() for r in reports if not r.intact][0]
     assert len({r.head_seq for r in reports}) > 1  # the ledger grew while it was read
+
+
+async def test_two_writers_on_one_file_chain_after_each_other(tmp_path, policy):
+    """Another writer (a second process, here a second Ledger) moved the head: this writer's cached head is
+    stale, its compare-and-set fails, and it links after the real head instead of forking the chain."""
+    url = f"sqlite:///{tmp_path}/l.db"
+    one, two = await Ledger.open(url), Ledger(url)
+    try:
+        a, b = Broker(one, policy), Broker(two, policy)
+        for i in range(3):
+            await a.submit(ApprovalRequest(action="read_file", command=f"a{i}"))
+            pending = await b.submit(ApprovalRequest(action="terminal", command=f"{PUSH} {i}"))
+            await a.decide(pending.id, True, ALICE)  # a compare-and-set write through the other ledger
+            await b.record(None, "note")
+    finally:
+        await one.close()
+        await two.close()
+    report = verify_ledger(url)
+    assert report.intact, report.lines()
+    assert report.head_seq == 3 * (2 + 1 + 1 + 1)
