@@ -310,6 +310,16 @@ def _pin(events: list[EventRow], rows: Iterable[SQLModel]) -> None:
             mine[-1].state_hash, mine[-1].state_fields = state_pin(row)
 
 
+def _values(obj: SQLModel) -> dict[str, Any]:
+    """A new row's column values for a Core insert (an autoincrement primary key left out)."""
+    table = type(obj).__table__
+    row = {c.name: getattr(obj, c.name) for c in table.columns}
+    for c in table.primary_key.columns:
+        if row.get(c.name) is None:
+            del row[c.name]
+    return row
+
+
 class ChainBroken(RuntimeError):
     """The ledger cannot append to its chain: the ``chain_head`` row is missing (not migrated, or
     deleted). Writing fails closed: no event, and so no decision, is recorded without its link."""
@@ -404,6 +414,17 @@ class Ledger:
                 self._head = None  # the transaction may have moved the head and then failed: read it again
                 raise
 
+    @contextlib.asynccontextmanager
+    async def _write_core(self):
+        """A write transaction on a bare connection (SQLAlchemy Core: cheaper than the ORM's bulk paths)."""
+        async with self._write_lock:
+            try:
+                async with self.engine.begin() as conn:
+                    yield conn
+            except BaseException:
+                self._head = None
+                raise
+
     async def _link(self, conn: AsyncConnection, events: list[EventRow]) -> None:
         """Chain ``events`` (in order) after the head and move the head, inside the caller's transaction
         (which holds the ledger's write lock, so this process's transactions chain one at a time).
@@ -476,12 +497,7 @@ class Ledger:
                     await self._link(conn, events)
                     by_table: dict[Any, list[dict]] = {}
                     for obj in objs:
-                        table = type(obj).__table__
-                        row = {c.name: getattr(obj, c.name) for c in table.columns}
-                        for c in table.primary_key.columns:
-                            if row.get(c.name) is None:
-                                del row[c.name]  # autoincrement
-                        by_table.setdefault(table, []).append(row)
+                        by_table.setdefault(type(obj).__table__, []).append(_values(obj))
                     for table, rows in by_table.items():
                         await conn.execute(table.insert(), rows)
             except BaseException:
@@ -623,23 +639,20 @@ class Ledger:
         Returns:
             False when it was no longer pending at ``from_tier`` (decided, or already escalated).
         """
-        async with self._write() as s:
-            res = await s.exec(
-                update(ApprovalRow)
-                .where(
-                    ApprovalRow.id == approval_id,
-                    ApprovalRow.status == Status.PENDING.value,
-                    ApprovalRow.tier == int(from_tier),
-                )
-                .values(tier=int(to_tier), deadline=deadline, escalations=ApprovalRow.escalations + 1)
-                .returning(ApprovalRow)
+        t = ApprovalRow.__table__
+        async with self._write_core() as conn:
+            res = await conn.execute(
+                update(t)
+                .where(t.c.id == approval_id, t.c.status == Status.PENDING.value, t.c.tier == int(from_tier))
+                .values(tier=int(to_tier), deadline=deadline, escalations=t.c.escalations + 1)
+                .returning(*(t.c[f] for f in APPROVAL_STATE_FIELDS))
             )
-            row = res.scalars().first()
+            row = res.mappings().first()
             if row is None:
-                await s.rollback()
                 return False
-            await self._append(s, event, row)
-            await s.commit()
+            event.state_hash, event.state_fields = state_pin(dict(row))
+            await self._link(conn, [event])
+            await conn.execute(EventRow.__table__.insert(), [_values(event)])
             return True
 
     async def mark_visible(self, approval_id: str, at: datetime, deadline: datetime) -> bool:
@@ -648,27 +661,23 @@ class Ledger:
 
         Only the first call for an approval at its original tier changes anything.
         """
-        async with self._write() as s:
-            res = await s.exec(
-                update(ApprovalRow)
-                .where(
-                    ApprovalRow.id == approval_id,
-                    ApprovalRow.status == Status.PENDING.value,
-                    ApprovalRow.visible_at.is_(None),
-                    ApprovalRow.escalations == 0,
-                    ApprovalRow.deadline > at,
-                )
+        t = ApprovalRow.__table__
+        async with self._write_core() as conn:
+            res = await conn.execute(
+                update(t)
+                .where(t.c.id == approval_id, t.c.status == Status.PENDING.value, t.c.visible_at.is_(None),
+                       t.c.escalations == 0, t.c.deadline > at)
                 .values(visible_at=at, deadline=deadline)
-                .returning(ApprovalRow)
+                .returning(*(t.c[f] for f in APPROVAL_STATE_FIELDS))
             )
-            row = res.scalars().first()
+            row = res.mappings().first()
             if row is None:
-                await s.rollback()
-                return False
+                return False  # (nothing changed: the empty transaction commits)
             event = EventRow(approval_id=approval_id, at=at, kind="shown",
                              details_json=json.dumps({"deadline": rfc3339(deadline)}))
-            await self._append(s, event, row)
-            await s.commit()
+            event.state_hash, event.state_fields = state_pin(dict(row))
+            await self._link(conn, [event])
+            await conn.execute(EventRow.__table__.insert(), [_values(event)])
             return True
 
     # crisis alerts -----------------------------------------------------------------------------
