@@ -129,10 +129,9 @@ class Broker:
                 pending += 1
         # A channel whose cards died with the old process (the terminal's output) shows the re-armed ones again.
         again = [ch for ch in self.channels if not getattr(ch, "cards_survive_restart", True)]
-        for row in sorted(rearmed, key=lambda r: (r.created_at, r.id)) if again else ():
-            approval = row.to_model()
+        for row in sorted(rearmed, key=lambda r: (r.created_at, r.id)):
             for channel in again:
-                await self._call(channel, "post_card", approval, "↻ still pending after a restart")
+                await self._call(channel, "post_card", row.to_model(), "↻ still pending after a restart")
         return pending
 
     async def load_stale(self, days: float = 7.0) -> None:
@@ -392,7 +391,7 @@ class Broker:
             return
         await self._deadline_passed(row, now, restart=False)
 
-    async def sweep_overdue(self, grace: timedelta = timedelta(seconds=10)) -> int:
+    async def sweep_overdue(self, grace: timedelta) -> int:
         """The second line behind the timers: escalate or expire every pending approval whose deadline
         passed more than ``grace`` ago (its timer was lost or never ran), with a warning and a
         ``deadline_swept`` event on each. Returns how many were swept (also added to :attr:`swept`)."""
@@ -435,29 +434,25 @@ class Broker:
     async def wait(self, approval_id: str, timeout: float) -> Approval:
         """The approval once final, or as it is after ``timeout`` seconds. Raises NotFound."""
         waiter = self._waiters.get(approval_id)
-        if waiter is not None and not waiter.done() and timeout > 0:
-            # Someone waits already: the approval exists and is pending (the future goes when it is final),
-            # so share it without a ledger read (hundreds of polls on one approval cost one read).
-            try:
-                return await asyncio.wait_for(asyncio.shield(waiter), timeout)
-            except TimeoutError:
-                return await self.get(approval_id)
-        approval = await self.get(approval_id)
-        if approval.is_final or timeout <= 0:
-            return approval
-        waiter = self._waiters.get(approval_id)
-        if waiter is None:
-            waiter = self._waiters[approval_id] = asyncio.get_running_loop().create_future()
-            # Re-read after registering: a decision between the read and the registration set nothing.
+        # A waiter registered and not done means the approval exists and is pending (the future goes when it
+        # is final): share it without a ledger read (hundreds of polls on one approval cost one read).
+        if waiter is None or waiter.done() or timeout <= 0:
             approval = await self.get(approval_id)
-            if approval.is_final:
-                # Others may have found this future meanwhile: wake them too, and remove it only if it is
-                # still the one registered (a newer waiter's future is not ours to drop).
-                if self._waiters.get(approval_id) is waiter:
-                    del self._waiters[approval_id]
-                if not waiter.done():
-                    waiter.set_result(approval)
+            if approval.is_final or timeout <= 0:
                 return approval
+            waiter = self._waiters.get(approval_id)
+            if waiter is None:
+                waiter = self._waiters[approval_id] = asyncio.get_running_loop().create_future()
+                # Re-read after registering: a decision between the read and the registration set nothing.
+                approval = await self.get(approval_id)
+                if approval.is_final:
+                    # Others may have found this future meanwhile: wake them too, and remove it only if it is
+                    # still the one registered (a newer waiter's future is not ours to drop).
+                    if self._waiters.get(approval_id) is waiter:
+                        del self._waiters[approval_id]
+                    if not waiter.done():
+                        waiter.set_result(approval)
+                    return approval
         try:
             # shield: one waiter timing out must not cancel the future the others share
             return await asyncio.wait_for(asyncio.shield(waiter), timeout)
