@@ -23,13 +23,14 @@ from typing import Any, Literal
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from core.broker import Broker, Requester
 from core.crisis import Resource, detect_crisis
 from core.crisis_desk import AlreadyAcknowledged, Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotAllowed, NotFound, SignoffError
-from core.models import Actor, ApprovalRequest, DecidedVia, Status, valid_unicode
+from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Status, valid_unicode
+from core.tiers import Tier
 
 log = logging.getLogger("signoff.api")
 
@@ -102,34 +103,25 @@ class Decision(BaseModel):
     _unicode = field_validator("note")(classmethod(lambda cls, v: valid_unicode(v)))
 
 
-class ApprovalAnswer(BaseModel):
-    """An approval as every route answers it (``Approval.to_api()``; interfaces.md "An approval")."""
+def _approval_answer() -> type[BaseModel]:
+    """The model of ``Approval.to_api()`` (interfaces.md "An approval"), derived from core's
+    :class:`~core.models.Approval` so that a field added there is in the OpenAPI document too. Written here is
+    only what ``to_api()`` changes: ``tier`` as its name plus ``tier_level``, and ``resources`` left out
+    unless a crisis (so not required); every other field is always there (required, possibly null)."""
+    fields: dict[str, Any] = {name: (f.annotation, ...) for name, f in Approval.model_fields.items()}
+    fields.update(
+        tier=(Literal[tuple(t.name for t in Tier)], ...),
+        tier_level=(int, Field(ge=int(min(Tier)), le=int(max(Tier)))),
+        escalations=(int, Field(ge=0)),
+        resources=(list[Resource] | None, Field(default=None, description="crisis only")),
+        requester_uid=(int | None, Field(description="the asking process's uid (socket peer credentials)")),
+        requester_pid=(int | None, Field(description="the asking process's pid (socket peer credentials)")),
+    )
+    doc = "An approval as every route answers it (``Approval.to_api()``; interfaces.md \"An approval\")."
+    return create_model("ApprovalAnswer", __config__=ConfigDict(extra="forbid"), __doc__=doc, **fields)
 
-    model_config = ConfigDict(extra="forbid")
 
-    id: str
-    status: Status
-    tier: Literal["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"]
-    tier_level: int = Field(ge=0, le=4)
-    reason: str
-    action: str
-    command: str | None
-    description: str | None
-    cwd: str | None
-    agent: str | None
-    session: str | None
-    created_at: datetime
-    deadline: datetime | None
-    decided_at: datetime | None
-    decided_by: str | None
-    decided_by_name: str | None
-    decided_via: DecidedVia | None
-    note: str | None
-    rule: str | None
-    escalations: int = Field(ge=0)
-    resources: list[Resource] | None = Field(default=None, description="crisis only")
-    requester_uid: int | None = Field(default=None, description="the asking process's uid (socket peer credentials)")
-    requester_pid: int | None = Field(default=None, description="the asking process's pid (socket peer credentials)")
+ApprovalAnswer = _approval_answer()
 
 
 class ApprovalList(BaseModel):
