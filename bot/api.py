@@ -254,9 +254,9 @@ class _Connection(RequestHandler):
     request line, a bad method, an oversized header: ``{"error": …}`` instead of text/plain), and a future
     that is done once the client has gone (a long-poll stops waiting for nobody)."""
 
-    def __init__(self, *args: Any, site: _LimitedSite, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.gone: asyncio.Future[None] = self._loop.create_future()
+    def __init__(self, manager: web.Server, *, loop: asyncio.AbstractEventLoop, site: _LimitedSite, **kwargs: Any):
+        super().__init__(manager, loop=loop, **kwargs)
+        self.gone: asyncio.Future[None] = loop.create_future()
         self._site = site
 
     def connection_lost(self, exc: BaseException | None) -> None:
@@ -334,6 +334,7 @@ class _LimitedSite(web.BaseSite):
 
     def __init__(self, runner: web.AppRunner, sock: socket.socket, limits: ServerLimits):
         super().__init__(runner)
+        self._http = runner.server  # aiohttp's web.Server: what each _Connection serves
         self._sock, self._limits = sock, limits
         self._open: set[asyncio.BaseProtocol] = set()
         self._refusing = 0
@@ -356,8 +357,11 @@ class _LimitedSite(web.BaseSite):
     async def start(self) -> None:
         await super().start()
         self._loop = asyncio.get_running_loop()
-        self._server = self  # BaseSite.stop() calls close()
         self._resume()
+
+    async def stop(self) -> None:
+        self.close()
+        await super().stop()
 
     def close(self) -> None:
         """Stop accepting and close the listening socket (open connections are the runner's to close)."""
@@ -389,7 +393,6 @@ class _LimitedSite(web.BaseSite):
             self._resume()
 
     def _accept(self) -> None:
-        server = self._runner.server
         for _ in range(ACCEPTS_PER_TURN):
             served = len(self._open) - self._refusing
             if served >= self._limits.max_connections and self._refusing >= MAX_REFUSING:
@@ -413,7 +416,7 @@ class _LimitedSite(web.BaseSite):
                 protocol = _Refusal(self)
                 self._refusing += 1
             else:
-                protocol = _Connection(server, loop=self._loop, site=self, access_log=None, tcp_keepalive=False,
+                protocol = _Connection(self._http, loop=self._loop, site=self, access_log=None, tcp_keepalive=False,
                                        keepalive_timeout=self._limits.header_timeout,
                                        lingering_time=self._limits.lingering_s)
             self._open.add(protocol)
