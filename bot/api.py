@@ -349,11 +349,6 @@ class _LimitedSite(web.BaseSite):
     def name(self) -> str:
         return f"http://unix:{self._sock.getsockname()}:"
 
-    @property
-    def connections(self) -> int:
-        """Connections open now (served and being refused)."""
-        return len(self._open)
-
     async def start(self) -> None:
         await super().start()
         self._loop = asyncio.get_running_loop()
