@@ -23,13 +23,14 @@ from typing import Any, Literal
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from core.broker import Broker, Requester
 from core.crisis import Resource, detect_crisis
 from core.crisis_desk import AlreadyAcknowledged, Origin
 from core.errors import AlreadyDecided, IdempotencyConflict, NotAllowed, NotFound, SignoffError
-from core.models import Actor, ApprovalRequest, DecidedVia, Status, valid_unicode
+from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Status, valid_unicode
+from core.tiers import Tier
 
 log = logging.getLogger("signoff.api")
 
@@ -102,34 +103,25 @@ class Decision(BaseModel):
     _unicode = field_validator("note")(classmethod(lambda cls, v: valid_unicode(v)))
 
 
-class ApprovalAnswer(BaseModel):
-    """An approval as every route answers it (``Approval.to_api()``; interfaces.md "An approval")."""
+def _approval_answer() -> type[BaseModel]:
+    """The model of ``Approval.to_api()`` (interfaces.md "An approval"), derived from core's
+    :class:`~core.models.Approval` so that a field added there is in the OpenAPI document too. Written here is
+    only what ``to_api()`` changes: ``tier`` as its name plus ``tier_level``, and ``resources`` left out
+    unless a crisis (so not required); every other field is always there (required, possibly null)."""
+    fields: dict[str, Any] = {name: (f.annotation, ...) for name, f in Approval.model_fields.items()}
+    fields.update(
+        tier=(Literal[tuple(t.name for t in Tier)], ...),
+        tier_level=(int, Field(ge=int(min(Tier)), le=int(max(Tier)))),
+        escalations=(int, Field(ge=0)),
+        resources=(list[Resource] | None, Field(default=None, description="crisis only")),
+        requester_uid=(int | None, Field(description="the asking process's uid (socket peer credentials)")),
+        requester_pid=(int | None, Field(description="the asking process's pid (socket peer credentials)")),
+    )
+    doc = "An approval as every route answers it (``Approval.to_api()``; interfaces.md \"An approval\")."
+    return create_model("ApprovalAnswer", __config__=ConfigDict(extra="forbid"), __doc__=doc, **fields)
 
-    model_config = ConfigDict(extra="forbid")
 
-    id: str
-    status: Status
-    tier: Literal["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"]
-    tier_level: int = Field(ge=0, le=4)
-    reason: str
-    action: str
-    command: str | None
-    description: str | None
-    cwd: str | None
-    agent: str | None
-    session: str | None
-    created_at: datetime
-    deadline: datetime | None
-    decided_at: datetime | None
-    decided_by: str | None
-    decided_by_name: str | None
-    decided_via: DecidedVia | None
-    note: str | None
-    rule: str | None
-    escalations: int = Field(ge=0)
-    resources: list[Resource] | None = Field(default=None, description="crisis only")
-    requester_uid: int | None = Field(default=None, description="the asking process's uid (socket peer credentials)")
-    requester_pid: int | None = Field(default=None, description="the asking process's pid (socket peer credentials)")
+ApprovalAnswer = _approval_answer()
 
 
 class ApprovalList(BaseModel):
@@ -262,9 +254,9 @@ class _Connection(RequestHandler):
     request line, a bad method, an oversized header: ``{"error": …}`` instead of text/plain), and a future
     that is done once the client has gone (a long-poll stops waiting for nobody)."""
 
-    def __init__(self, *args: Any, site: _LimitedSite, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.gone: asyncio.Future[None] = self._loop.create_future()
+    def __init__(self, manager: web.Server, *, loop: asyncio.AbstractEventLoop, site: _LimitedSite, **kwargs: Any):
+        super().__init__(manager, loop=loop, **kwargs)
+        self.gone: asyncio.Future[None] = loop.create_future()
         self._site = site
 
     def connection_lost(self, exc: BaseException | None) -> None:
@@ -342,6 +334,7 @@ class _LimitedSite(web.BaseSite):
 
     def __init__(self, runner: web.AppRunner, sock: socket.socket, limits: ServerLimits):
         super().__init__(runner)
+        self._http = runner.server  # aiohttp's web.Server: what each _Connection serves
         self._sock, self._limits = sock, limits
         self._open: set[asyncio.BaseProtocol] = set()
         self._refusing = 0
@@ -356,16 +349,14 @@ class _LimitedSite(web.BaseSite):
     def name(self) -> str:
         return f"http://unix:{self._sock.getsockname()}:"
 
-    @property
-    def connections(self) -> int:
-        """Connections open now (served and being refused)."""
-        return len(self._open)
-
     async def start(self) -> None:
         await super().start()
         self._loop = asyncio.get_running_loop()
-        self._server = self  # BaseSite.stop() calls close()
         self._resume()
+
+    async def stop(self) -> None:
+        self.close()
+        await super().stop()
 
     def close(self) -> None:
         """Stop accepting and close the listening socket (open connections are the runner's to close)."""
@@ -397,7 +388,6 @@ class _LimitedSite(web.BaseSite):
             self._resume()
 
     def _accept(self) -> None:
-        server = self._runner.server
         for _ in range(ACCEPTS_PER_TURN):
             served = len(self._open) - self._refusing
             if served >= self._limits.max_connections and self._refusing >= MAX_REFUSING:
@@ -421,7 +411,7 @@ class _LimitedSite(web.BaseSite):
                 protocol = _Refusal(self)
                 self._refusing += 1
             else:
-                protocol = _Connection(server, loop=self._loop, site=self, access_log=None, tcp_keepalive=False,
+                protocol = _Connection(self._http, loop=self._loop, site=self, access_log=None, tcp_keepalive=False,
                                        keepalive_timeout=self._limits.header_timeout,
                                        lingering_time=self._limits.lingering_s)
             self._open.add(protocol)

@@ -40,14 +40,15 @@ def raise_open_files_limit() -> int:
     """Raise the soft RLIMIT_NOFILE to the hard limit (idle or long-polling clients each hold a descriptor;
     a soft limit of 1,024 is soon spent). Returns the soft limit now in force; a refusal is logged."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY:
-        hard = max(soft, 1 << 20) if soft != resource.RLIM_INFINITY else soft
-    if soft != resource.RLIM_INFINITY and soft < hard:
+    if soft == resource.RLIM_INFINITY:
+        return soft
+    target = max(soft, 1 << 20) if hard == resource.RLIM_INFINITY else hard
+    if soft < target:
         try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-            soft = hard
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            return target
         except (ValueError, OSError) as exc:
-            log.warning("cannot raise the open-files limit from %d to %d: %s", soft, hard, exc)
+            log.warning("cannot raise the open-files limit from %d to %d: %s", soft, target, exc)
     return soft
 
 
