@@ -422,7 +422,7 @@ class Ledger:
                 async with self.engine.begin() as conn:
                     yield conn
             except BaseException:
-                self._head = None
+                self._head = None  # the transaction may have moved the head and then failed: read it again
                 raise
 
     async def _link(self, conn: AsyncConnection, events: list[EventRow]) -> None:
@@ -491,18 +491,13 @@ class Ledger:
         """One transaction; one executemany per table (an ORM flush would cost a thread hop per row).
         The events are chained in the order given (a retry links them again, in its own transaction)."""
         events = [obj for obj in objs if isinstance(obj, EventRow)]
-        async with self._write_lock:
-            try:
-                async with self.engine.begin() as conn:
-                    await self._link(conn, events)
-                    by_table: dict[Any, list[dict]] = {}
-                    for obj in objs:
-                        by_table.setdefault(type(obj).__table__, []).append(_values(obj))
-                    for table, rows in by_table.items():
-                        await conn.execute(table.insert(), rows)
-            except BaseException:
-                self._head = None  # the transaction may have moved the head and then failed: read it again
-                raise
+        async with self._write_core() as conn:
+            await self._link(conn, events)
+            by_table: dict[Any, list[dict]] = {}
+            for obj in objs:
+                by_table.setdefault(type(obj).__table__, []).append(_values(obj))
+            for table, rows in by_table.items():
+                await conn.execute(table.insert(), rows)
 
     async def _append(self, s: AsyncSession, event: EventRow, row: SQLModel | None) -> None:
         """Add ``event`` to the session's transaction, pinned by ``row`` (as changed by it) and chained."""
