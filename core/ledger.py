@@ -407,15 +407,6 @@ class Ledger:
 
     @contextlib.asynccontextmanager
     async def _write(self):
-        async with self._write_lock, self._sessions() as s:
-            try:
-                yield s
-            except BaseException:
-                self._head = None  # the transaction may have moved the head and then failed: read it again
-                raise
-
-    @contextlib.asynccontextmanager
-    async def _write_core(self):
         """A write transaction on a bare connection (SQLAlchemy Core: cheaper than the ORM's bulk paths)."""
         async with self._write_lock:
             try:
@@ -491,7 +482,7 @@ class Ledger:
         """One transaction; one executemany per table (an ORM flush would cost a thread hop per row).
         The events are chained in the order given (a retry links them again, in its own transaction)."""
         events = [obj for obj in objs if isinstance(obj, EventRow)]
-        async with self._write_core() as conn:
+        async with self._write() as conn:
             await self._link(conn, events)
             by_table: dict[Any, list[dict]] = {}
             for obj in objs:
@@ -499,12 +490,13 @@ class Ledger:
             for table, rows in by_table.items():
                 await conn.execute(table.insert(), rows)
 
-    async def _append(self, s: AsyncSession, event: EventRow, row: SQLModel | None) -> None:
-        """Add ``event`` to the session's transaction, pinned by ``row`` (as changed by it) and chained."""
+    async def _append(self, conn: AsyncConnection, event: EventRow, row: Any = None) -> None:
+        """Insert ``event`` in the connection's transaction, pinned by ``row`` (the approval or crisis alert
+        as changed by it: a row or a mapping of its columns; None: unpinned) and chained."""
         if row is not None:
             event.state_hash, event.state_fields = state_pin(row)
-        await self._link(await s.connection(), [event])
-        s.add(event)
+        await self._link(conn, [event])
+        await conn.execute(EventRow.__table__.insert(), [_values(event)])
 
     @staticmethod
     def _settle(batch, exc: BaseException | None) -> None:
@@ -610,21 +602,20 @@ class Ledger:
         values: dict[str, Any] = {"status": status.value, "decided_at": at, "note": note}
         if actor is not None:
             values.update(decided_by=actor.id, decided_by_name=actor.name, decided_via=actor.via.value)
-        async with self._write() as s:
-            res = await s.exec(
-                update(ApprovalRow)
-                .where(ApprovalRow.id == approval_id, ApprovalRow.status == Status.PENDING.value)
+        t = ApprovalRow.__table__
+        async with self._write() as conn:
+            res = await conn.execute(
+                update(t)
+                .where(t.c.id == approval_id, t.c.status == Status.PENDING.value)
                 .values(**values)
-                .returning(ApprovalRow)  # the decided row in the same round trip
+                .returning(*t.c)  # the decided row in the same round trip
             )
-            row = res.scalars().first()
+            row = res.mappings().first()
             if row is None:
-                await s.rollback()
-                return None
-            approval = row.to_model()
-            await self._append(s, event, row)
-            await s.commit()
-            return approval
+                return None  # (nothing changed: the empty transaction commits)
+            row = dict(row)
+            await self._append(conn, event, row)
+            return ApprovalRow(**row).to_model()
 
     async def escalate(
         self, approval_id: str, from_tier: Tier, to_tier: Tier, deadline: datetime, event: EventRow
@@ -635,7 +626,7 @@ class Ledger:
             False when it was no longer pending at ``from_tier`` (decided, or already escalated).
         """
         t = ApprovalRow.__table__
-        async with self._write_core() as conn:
+        async with self._write() as conn:
             res = await conn.execute(
                 update(t)
                 .where(t.c.id == approval_id, t.c.status == Status.PENDING.value, t.c.tier == int(from_tier))
@@ -645,9 +636,7 @@ class Ledger:
             row = res.mappings().first()
             if row is None:
                 return False
-            event.state_hash, event.state_fields = state_pin(dict(row))
-            await self._link(conn, [event])
-            await conn.execute(EventRow.__table__.insert(), [_values(event)])
+            await self._append(conn, event, dict(row))
             return True
 
     async def mark_visible(self, approval_id: str, at: datetime, deadline: datetime) -> bool:
@@ -657,7 +646,7 @@ class Ledger:
         Only the first call for an approval at its original tier changes anything.
         """
         t = ApprovalRow.__table__
-        async with self._write_core() as conn:
+        async with self._write() as conn:
             res = await conn.execute(
                 update(t)
                 .where(t.c.id == approval_id, t.c.status == Status.PENDING.value, t.c.visible_at.is_(None),
@@ -670,21 +659,19 @@ class Ledger:
                 return False  # (nothing changed: the empty transaction commits)
             event = EventRow(approval_id=approval_id, at=at, kind="shown",
                              details_json=json.dumps({"deadline": rfc3339(deadline)}))
-            event.state_hash, event.state_fields = state_pin(dict(row))
-            await self._link(conn, [event])
-            await conn.execute(EventRow.__table__.insert(), [_values(event)])
+            await self._append(conn, event, dict(row))
             return True
 
     # crisis alerts -----------------------------------------------------------------------------
 
     async def insert_crisis(self, row: CrisisAlertRow, event: EventRow) -> None:
         """Insert a crisis alert and its first event; inserting the same id twice is a no-op."""
-        async with self._write() as s:
-            if await s.get(CrisisAlertRow, row.id) is not None:
+        t = CrisisAlertRow.__table__
+        async with self._write() as conn:
+            if (await conn.execute(select(t.c.id).where(t.c.id == row.id))).first() is not None:
                 return
-            s.add(row)
-            await self._append(s, event, row)
-            await s.commit()
+            await conn.execute(t.insert(), [_values(row)])
+            await self._append(conn, event, row)
 
     async def get_crisis(self, alert_id: str) -> CrisisAlertRow | None:
         async with self._sessions() as s:
@@ -700,28 +687,27 @@ class Ledger:
                                  event: EventRow) -> bool:
         """Compare-and-set: the first acknowledgement wins. Returns False when it was acknowledged already
         (then nothing is written, so a retried write cannot record the event twice)."""
-        async with self._write() as s:
-            res = await s.exec(
-                update(CrisisAlertRow)
-                .where(CrisisAlertRow.id == alert_id, CrisisAlertRow.acknowledged_at.is_(None))
+        t = CrisisAlertRow.__table__
+        async with self._write() as conn:
+            res = await conn.execute(
+                update(t)
+                .where(t.c.id == alert_id, t.c.acknowledged_at.is_(None))
                 .values(acknowledged_at=at, acknowledged_by=actor_id, acknowledged_by_name=actor_name)
-                .returning(CrisisAlertRow)
+                .returning(*t.c)
             )
-            row = res.scalars().first()
+            row = res.mappings().first()
             if row is None:
-                await s.rollback()
                 return False
-            await self._append(s, event, row)
-            await s.commit()
+            await self._append(conn, event, dict(row))
             return True
 
     async def set_crisis_realerts(self, alert_id: str, realerts: int, event: EventRow) -> None:
         """Record that an alert has been sent again ``realerts`` times (absolute: safe to retry)."""
-        async with self._write() as s:
-            res = await s.exec(update(CrisisAlertRow).where(CrisisAlertRow.id == alert_id).values(realerts=realerts)
-                               .returning(CrisisAlertRow))
-            await self._append(s, event, res.scalars().first())
-            await s.commit()
+        t = CrisisAlertRow.__table__
+        async with self._write() as conn:
+            res = await conn.execute(update(t).where(t.c.id == alert_id).values(realerts=realerts).returning(*t.c))
+            row = res.mappings().first()
+            await self._append(conn, event, dict(row) if row is not None else None)
 
     async def crises(self, since: datetime | None = None) -> list[CrisisAlertRow]:
         """Crisis alerts, oldest first (``created_at >= since``)."""
