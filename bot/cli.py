@@ -565,7 +565,7 @@ def _cmd_ledger(args) -> int:
 
 def _cmd_ledger_verify(args) -> int:
     """``signoff ledger verify [--json]``: exit 0 intact, 1 tampering found, 2 cannot read (VERIFY_HELP)."""
-    from core.ledger import LedgerUnreadable, verify_ledger
+    from core.ledger_verify import LedgerUnreadable, verify_ledger
 
     config = _load(args)
     url = config.ledger.resolved_url()

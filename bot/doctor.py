@@ -182,7 +182,7 @@ MAX_CHAIN_FINDINGS = 10
 
 def _check_chain(url: str, report: Report) -> None:
     """The check of ``signoff ledger verify``: the hash chain and every approval against its events."""
-    from core.ledger import verify_ledger
+    from core.ledger_verify import verify_ledger
 
     try:
         chain = verify_ledger(url)

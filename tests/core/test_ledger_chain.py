@@ -14,7 +14,8 @@ import pytest
 
 from adapters.terminal import TerminalChannel
 from core.broker import Broker, Requester
-from core.ledger import ChainBroken, Ledger, LedgerUnreadable, verify_ledger
+from core.ledger import ChainBroken, Ledger
+from core.ledger_verify import LedgerUnreadable, verify_ledger
 from core.models import Actor, ApprovalRequest, DecidedVia, Status, utcnow
 from core.policy import Policy
 
