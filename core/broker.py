@@ -503,7 +503,12 @@ class Broker:
     def _spawn(self, coro: Awaitable) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # e.g. the ledger failed after a card was posted
+            log.error("background task failed: %r", task.exception(), exc_info=task.exception())
 
     def _schedule(self, approval_id: str, at: datetime | None) -> None:
         if self.scheduler is not None and at is not None:
