@@ -46,7 +46,7 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
-from core.retry import SEND_POLICY, Fault, FaultKind, RetryPolicy
+from core.retry import SEND_POLICY, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
 from core.tiers import Tier
 
@@ -495,10 +495,9 @@ class DiscordChannel:
         """A card was not posted for a reason that passes (a long rate limit, 5xx past the retry budget)
         while the channel is up: post the missed cards again once the wait is over (at least
         ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
-        fault = classify(exc)
-        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+        delay = retry_later(classify(exc), REQUEST_POLICY)
+        if delay is None or (self._later is not None and not self._later.done()):
             return
-        delay = max(fault.retry_after, REQUEST_POLICY.cap)
 
         async def later() -> None:
             await asyncio.sleep(delay)

@@ -45,7 +45,7 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
-from core.retry import SEND_POLICY, DeliveryUnknown, Fault, FaultKind, RetryPolicy
+from core.retry import SEND_POLICY, DeliveryUnknown, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
 
 if TYPE_CHECKING:
@@ -316,10 +316,9 @@ class TelegramChannel:
         """A card was not posted for a reason that passes (a long 429, 5xx past the retry budget) while
         the channel is up: post the missed cards again once the wait Telegram asked for is over (at
         least ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
-        fault = classify(exc)
-        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+        delay = retry_later(classify(exc), REQUEST_POLICY)
+        if delay is None or (self._later is not None and not self._later.done()):
             return
-        delay = max(fault.retry_after, REQUEST_POLICY.cap)
 
         async def later() -> None:
             await asyncio.sleep(delay)

@@ -193,4 +193,13 @@ async def call(op: Callable[[], Awaitable[T]], classify: Callable[[BaseException
         await sleep(wait)
 
 
-__all__ = ["SEND_POLICY", "DeliveryUnknown", "Fault", "FaultKind", "RetryPolicy", "call"]
+def retry_later(fault: Fault | None, policy: RetryPolicy = SEND_POLICY) -> float | None:
+    """After :func:`call` gave up on ``fault``: seconds to wait before the work is tried again (the wait
+    the service asked for, at least ``policy.cap``); None when trying again cannot help (a permanent
+    fault, or not a fault of the service)."""
+    if fault is None or fault.kind is FaultKind.PERMANENT:
+        return None
+    return max(fault.retry_after, policy.cap)
+
+
+__all__ = ["SEND_POLICY", "DeliveryUnknown", "Fault", "FaultKind", "RetryPolicy", "call", "retry_later"]
