@@ -397,7 +397,9 @@ class TelegramChannel:
 
     async def _card_uncertain(self, approval: Approval, chat_id: int, exc: DeliveryUnknown) -> bool:
         """The card's send to ``chat_id`` timed out after it was sent: record it, and post a notice that
-        offers the card. Returns True (the card or the notice is most likely in front of an approver)."""
+        offers the card. Returns True (the card or the notice is most likely in front of an approver).
+        When the notice is not confirmed either, a resync posts the card again later (a possible
+        duplicate beats an approval with nothing to press)."""
         log.warning("card %s to chat %s: no answer from Telegram, it may have arrived; not sent again (%s)",
                     approval.id, chat_id, redact(repr(exc.error), self.config))
         await self.broker.record(approval.id, "card_uncertain", channel=self.name, chat=str(chat_id))
@@ -407,6 +409,7 @@ class TelegramChannel:
             msg = await self._send(chat_id, text, show_keyboard(approval.id))
         except (DeliveryUnknown, TelegramError) as err:
             log.warning("notice for uncertain card %s not posted to chat %s: %r", approval.id, chat_id, err)
+            self._resync_after(err.error if isinstance(err, DeliveryUnknown) else err)
             return True
         await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now(),
                                           purpose="uncertain")

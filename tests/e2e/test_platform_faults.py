@@ -194,6 +194,24 @@ async def test_telegram_timeout_before_delivery_the_notice_brings_the_card(
     await telegram.wait_for(lambda: card.reply_markup is None and "Denied" in card.text)
 
 
+async def test_telegram_lost_card_whose_notice_fails_too_is_posted_again(
+        telegram, start_daemon, short_tmp, monkeypatch):
+    """Neither the card (a timeout before delivery) nor its notice (5xx past the budget) got through:
+    the card is posted again by a resync, so the approval is not left without anything to press."""
+    monkeypatch.setattr(adapters.telegram_channel, "READ_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(adapters.telegram_channel, "REQUEST_POLICY", RetryPolicy(budget=1.0, cap=0.5))
+    daemon, api = await start_daemon(make_config(short_tmp, telegram))
+    telegram.inject(SEND_TG, Fault.timeout())
+    telegram.inject(SEND_TG, Fault.server_error(500), times=2)
+    _, approval = await _submit(api)
+    await telegram.wait_for(lambda: telegram.sent(APPROVAL_CHAT), timeout=8, what="the card, posted again")
+    (card,) = telegram.sent(APPROVAL_CHAT)
+    assert card.callback_data == [f"a:{approval['id']}", f"d:{approval['id']}"]
+    assert [c.status for c in telegram.calls_to(SEND_TG)][1:] == [500, 500, 200]
+    final = await _press_tg_and_wait(telegram, api, card, approval["id"], approve=False)
+    assert final["status"] == "denied"
+
+
 async def test_discord_timeout_after_delivery_is_retried_without_a_duplicate(discord, start_daemon, short_tmp):
     daemon, api = await start_daemon(make_config(short_tmp, discord=discord_config(discord)))
     channel(daemon, "discord").rest_timeout = 0.5
