@@ -45,7 +45,7 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
-from core.retry import SEND_POLICY, DeliveryUnknown, Fault, RetryPolicy, retry_later
+from core.retry import RECONNECT_POLICY, SEND_POLICY, DeliveryUnknown, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
 
 if TYPE_CHECKING:
@@ -59,8 +59,6 @@ MAX_MESSAGE_CHARS = 4096
 MAX_TOAST_CHARS = 200
 #: A press must be answered within seconds; past this we answer "working on it" and finish later.
 ANSWER_WITHIN_S = 2.0
-#: Reconnect delays (getMe probes while down), seconds; the last one repeats.
-RETRY_DELAYS_S = (1, 2, 5, 10, 30, 60)
 #: Requests (send, edit): retried as core.retry says, within this policy's budget.
 REQUEST_POLICY: RetryPolicy = SEND_POLICY
 #: PTB's HTTP timeouts, seconds (a read timeout after a send is "delivered, maybe").
@@ -243,8 +241,8 @@ class TelegramChannel:
                 return
             except (NetworkError, TelegramError) as exc:
                 self._up = False
-                delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
-                log.warning("telegram unreachable (%s); retrying in %s s", redact(str(exc), self.config), delay)
+                delay = RECONNECT_POLICY.backoff(attempt)
+                log.warning("telegram unreachable (%s); retrying in %.1f s", redact(str(exc), self.config), delay)
                 with contextlib.suppress(Exception):
                     await self.app.shutdown()
                 attempt += 1
@@ -290,7 +288,7 @@ class TelegramChannel:
             try:
                 await self.app.bot.get_me()
             except TelegramError:
-                await asyncio.sleep(RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)])
+                await asyncio.sleep(RECONNECT_POLICY.backoff(attempt))
                 attempt += 1
                 continue
             self._up = True

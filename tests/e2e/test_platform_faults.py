@@ -284,7 +284,8 @@ async def _health(api, want: dict, timeout: float = 10.0):
 
 async def test_long_outage_deadlines_hold_missed_cards_come_in_order_stale_ones_show_outcome(
         telegram, discord, start_daemon, short_tmp, monkeypatch):
-    monkeypatch.setattr(adapters.discord_channel, "RETRY_DELAYS_S", (0.05, 0.1, 0.2, 0.5))
+    monkeypatch.setattr(adapters.discord_channel, "RECONNECT_POLICY",
+                        RetryPolicy(first=0.05, cap=0.5, budget=None, max_attempts=None))
     daemon, api = await start_daemon(both(short_tmp, telegram, discord, timeouts=(1.0, 1.0, 1.0)))
     # P is shown on both before the outage.
     _, p = await _submit(api, command="git push origin p")
