@@ -46,7 +46,7 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
-from core.retry import SEND_POLICY, Fault, FaultKind, RetryPolicy
+from core.retry import RECONNECT_POLICY, SEND_POLICY, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
 from core.tiers import Tier
 
@@ -64,8 +64,6 @@ ANSWER_WITHIN_S = 1.5
 #: discord.py retries 5xx answers itself for ~25 s; no REST call of ours waits longer than this.
 REST_TIMEOUT_S = 10.0
 LOGIN_TIMEOUT_S = 15.0
-#: Reconnect delays after discord.py gave up (or the login failed), seconds; the last one repeats.
-RETRY_DELAYS_S = (1, 2, 5, 10, 30, 60)
 #: Requests (send, edit): retried as core.retry says, within this policy's budget.
 REQUEST_POLICY: RetryPolicy = SEND_POLICY
 #: How long start() waits for the first connection before letting the daemon go on (stays retrying).
@@ -392,9 +390,9 @@ class DiscordChannel:
             await self._close_client(client)
             if self._stopping:
                 return
-            delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
+            delay = RECONNECT_POLICY.backoff(attempt)
             attempt += 1
-            log.warning("discord: connecting again in %s s", delay)
+            log.warning("discord: connecting again in %.1f s", delay)
             await asyncio.sleep(delay)
 
     @staticmethod
@@ -495,10 +493,9 @@ class DiscordChannel:
         """A card was not posted for a reason that passes (a long rate limit, 5xx past the retry budget)
         while the channel is up: post the missed cards again once the wait is over (at least
         ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
-        fault = classify(exc)
-        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+        delay = retry_later(classify(exc), REQUEST_POLICY)
+        if delay is None or (self._later is not None and not self._later.done()):
             return
-        delay = max(fault.retry_after, REQUEST_POLICY.cap)
 
         async def later() -> None:
             await asyncio.sleep(delay)

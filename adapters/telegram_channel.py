@@ -45,7 +45,7 @@ from core.channel import CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
-from core.retry import SEND_POLICY, DeliveryUnknown, Fault, FaultKind, RetryPolicy
+from core.retry import RECONNECT_POLICY, SEND_POLICY, DeliveryUnknown, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
 
 if TYPE_CHECKING:
@@ -59,8 +59,6 @@ MAX_MESSAGE_CHARS = 4096
 MAX_TOAST_CHARS = 200
 #: A press must be answered within seconds; past this we answer "working on it" and finish later.
 ANSWER_WITHIN_S = 2.0
-#: Reconnect delays (getMe probes while down), seconds; the last one repeats.
-RETRY_DELAYS_S = (1, 2, 5, 10, 30, 60)
 #: Requests (send, edit): retried as core.retry says, within this policy's budget.
 REQUEST_POLICY: RetryPolicy = SEND_POLICY
 #: PTB's HTTP timeouts, seconds (a read timeout after a send is "delivered, maybe").
@@ -243,8 +241,8 @@ class TelegramChannel:
                 return
             except (NetworkError, TelegramError) as exc:
                 self._up = False
-                delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
-                log.warning("telegram unreachable (%s); retrying in %s s", redact(str(exc), self.config), delay)
+                delay = RECONNECT_POLICY.backoff(attempt)
+                log.warning("telegram unreachable (%s); retrying in %.1f s", redact(str(exc), self.config), delay)
                 with contextlib.suppress(Exception):
                     await self.app.shutdown()
                 attempt += 1
@@ -290,7 +288,7 @@ class TelegramChannel:
             try:
                 await self.app.bot.get_me()
             except TelegramError:
-                await asyncio.sleep(RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)])
+                await asyncio.sleep(RECONNECT_POLICY.backoff(attempt))
                 attempt += 1
                 continue
             self._up = True
@@ -316,10 +314,9 @@ class TelegramChannel:
         """A card was not posted for a reason that passes (a long 429, 5xx past the retry budget) while
         the channel is up: post the missed cards again once the wait Telegram asked for is over (at
         least ``REQUEST_POLICY.cap`` seconds). One such resync is pending at a time."""
-        fault = classify(exc)
-        if fault is None or fault.kind is FaultKind.PERMANENT or (self._later is not None and not self._later.done()):
+        delay = retry_later(classify(exc), REQUEST_POLICY)
+        if delay is None or (self._later is not None and not self._later.done()):
             return
-        delay = max(fault.retry_after, REQUEST_POLICY.cap)
 
         async def later() -> None:
             await asyncio.sleep(delay)
@@ -398,7 +395,9 @@ class TelegramChannel:
 
     async def _card_uncertain(self, approval: Approval, chat_id: int, exc: DeliveryUnknown) -> bool:
         """The card's send to ``chat_id`` timed out after it was sent: record it, and post a notice that
-        offers the card. Returns True (the card or the notice is most likely in front of an approver)."""
+        offers the card. Returns True (the card or the notice is most likely in front of an approver).
+        When the notice is not confirmed either, a resync posts the card again later (a possible
+        duplicate beats an approval with nothing to press)."""
         log.warning("card %s to chat %s: no answer from Telegram, it may have arrived; not sent again (%s)",
                     approval.id, chat_id, redact(repr(exc.error), self.config))
         await self.broker.record(approval.id, "card_uncertain", channel=self.name, chat=str(chat_id))
@@ -408,6 +407,7 @@ class TelegramChannel:
             msg = await self._send(chat_id, text, show_keyboard(approval.id))
         except (DeliveryUnknown, TelegramError) as err:
             log.warning("notice for uncertain card %s not posted to chat %s: %r", approval.id, chat_id, err)
+            self._resync_after(err.error if isinstance(err, DeliveryUnknown) else err)
             return True
         await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now(),
                                           purpose="uncertain")

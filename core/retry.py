@@ -134,6 +134,8 @@ class RetryPolicy:
 
 #: Requests to chat platforms: a few retries within 30 s (a card late by more is better found by a resync).
 SEND_POLICY = RetryPolicy()
+#: Reconnecting a channel that is down: 1, 2, 4 … 60 s between attempts (jittered), for as long as it takes.
+RECONNECT_POLICY = RetryPolicy(first=1.0, cap=60.0, budget=None, max_attempts=None)
 
 
 async def call(op: Callable[[], Awaitable[T]], classify: Callable[[BaseException], Fault | None],
@@ -193,4 +195,13 @@ async def call(op: Callable[[], Awaitable[T]], classify: Callable[[BaseException
         await sleep(wait)
 
 
-__all__ = ["SEND_POLICY", "DeliveryUnknown", "Fault", "FaultKind", "RetryPolicy", "call"]
+def retry_later(fault: Fault | None, policy: RetryPolicy = SEND_POLICY) -> float | None:
+    """After :func:`call` gave up on ``fault``: seconds to wait before the work is tried again (the wait
+    the service asked for, at least ``policy.cap``); None when trying again cannot help (a permanent
+    fault, or not a fault of the service)."""
+    if fault is None or fault.kind is FaultKind.PERMANENT:
+        return None
+    return max(fault.retry_after, policy.cap)
+
+
+__all__ = ["RECONNECT_POLICY", "SEND_POLICY", "DeliveryUnknown", "Fault", "FaultKind", "RetryPolicy", "call", "retry_later"]

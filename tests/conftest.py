@@ -64,8 +64,10 @@ def short_tmp() -> Path:
 @pytest.fixture
 async def telegram(monkeypatch) -> AsyncIterator[FakeTelegram]:
     import adapters.telegram_channel
+    from core.retry import RetryPolicy
 
-    monkeypatch.setattr(adapters.telegram_channel, "RETRY_DELAYS_S", (0.05, 0.1, 0.2, 0.5))  # quick recovery
+    quick = RetryPolicy(first=0.05, cap=0.5, budget=None, max_attempts=None)  # quick recovery
+    monkeypatch.setattr(adapters.telegram_channel, "RECONNECT_POLICY", quick)
     async with FakeTelegram() as fake:
         yield fake
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from core.retry import DeliveryUnknown, Fault, FaultKind, RetryPolicy, call
+from core.retry import DeliveryUnknown, Fault, FaultKind, RetryPolicy, call, retry_later
 
 
 class Boom(Exception):
@@ -138,3 +138,10 @@ def test_fault_constructors():
     assert Fault.wait(-1).retry_after == 0.0 and Fault.wait(2).kind is FaultKind.RETRY_AFTER
     assert {Fault.transient().kind, Fault.unknown().kind, Fault.permanent().kind} == {
         FaultKind.TRANSIENT, FaultKind.DELIVERED_UNKNOWN, FaultKind.PERMANENT}
+
+
+def test_retry_later_waits_what_was_asked_at_least_the_cap_and_never_for_a_permanent_fault():
+    policy = RetryPolicy(cap=10)
+    assert retry_later(Fault.wait(30), policy) == 30 and retry_later(Fault.wait(2), policy) == 10
+    assert retry_later(Fault.transient(), policy) == retry_later(Fault.unknown(), policy) == 10
+    assert retry_later(Fault.permanent(), policy) is None and retry_later(None, policy) is None

@@ -194,6 +194,24 @@ async def test_telegram_timeout_before_delivery_the_notice_brings_the_card(
     await telegram.wait_for(lambda: card.reply_markup is None and "Denied" in card.text)
 
 
+async def test_telegram_lost_card_whose_notice_fails_too_is_posted_again(
+        telegram, start_daemon, short_tmp, monkeypatch):
+    """Neither the card (a timeout before delivery) nor its notice (5xx past the budget) got through:
+    the card is posted again by a resync, so the approval is not left without anything to press."""
+    monkeypatch.setattr(adapters.telegram_channel, "READ_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(adapters.telegram_channel, "REQUEST_POLICY", RetryPolicy(budget=1.0, cap=0.5))
+    daemon, api = await start_daemon(make_config(short_tmp, telegram))
+    telegram.inject(SEND_TG, Fault.timeout())
+    telegram.inject(SEND_TG, Fault.server_error(500), times=2)
+    _, approval = await _submit(api)
+    await telegram.wait_for(lambda: telegram.sent(APPROVAL_CHAT), timeout=8, what="the card, posted again")
+    (card,) = telegram.sent(APPROVAL_CHAT)
+    assert card.callback_data == [f"a:{approval['id']}", f"d:{approval['id']}"]
+    assert [c.status for c in telegram.calls_to(SEND_TG)][1:] == [500, 500, 200]
+    final = await _press_tg_and_wait(telegram, api, card, approval["id"], approve=False)
+    assert final["status"] == "denied"
+
+
 async def test_discord_timeout_after_delivery_is_retried_without_a_duplicate(discord, start_daemon, short_tmp):
     daemon, api = await start_daemon(make_config(short_tmp, discord=discord_config(discord)))
     channel(daemon, "discord").rest_timeout = 0.5
@@ -266,7 +284,8 @@ async def _health(api, want: dict, timeout: float = 10.0):
 
 async def test_long_outage_deadlines_hold_missed_cards_come_in_order_stale_ones_show_outcome(
         telegram, discord, start_daemon, short_tmp, monkeypatch):
-    monkeypatch.setattr(adapters.discord_channel, "RETRY_DELAYS_S", (0.05, 0.1, 0.2, 0.5))
+    monkeypatch.setattr(adapters.discord_channel, "RECONNECT_POLICY",
+                        RetryPolicy(first=0.05, cap=0.5, budget=None, max_attempts=None))
     daemon, api = await start_daemon(both(short_tmp, telegram, discord, timeouts=(1.0, 1.0, 1.0)))
     # P is shown on both before the outage.
     _, p = await _submit(api, command="git push origin p")
