@@ -44,7 +44,8 @@ import yarl
 from adapters.cards import TIER_COLOURS, Card, CardEditLocks, build_card, cut, mask_secrets
 from core.channel import CardChange
 from core.crisis import assess_crisis
-from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
+from core.crisis_desk import CrisisAlert, Origin
+from core.errors import AlreadyAcknowledged, ChannelDown, UnknownAlert
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 from core.retry import RECONNECT_POLICY, SEND_POLICY, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
@@ -74,10 +75,6 @@ CUSTOM_ID_TEMPLATE = r"signoff:(?P<decision>[ad]):(?P<id>[0-9A-Za-z]{1,64})"
 ACK_ID_TEMPLATE = r"signoff:k:(?P<id>[0-9A-Za-z]{1,64})"  # "I'm on it" on a crisis alert
 _CUSTOM_ID = re.compile(CUSTOM_ID_TEMPLATE)
 _ACK_ID = re.compile(ACK_ID_TEMPLATE)
-
-
-class ChannelDown(Exception):
-    """Discord is not connected (yet): the caller (the crisis desk) retries."""
 
 
 def classify(exc: BaseException) -> Fault | None:
@@ -746,7 +743,7 @@ class DiscordChannel:
             alert = await self.broker.crisis.acknowledge(alert_id, actor)
         except AlreadyAcknowledged as exc:
             return f"{exc.alert.acknowledged_by_name or exc.alert.acknowledged_by} is already on it. Thank you."
-        except KeyError:
+        except UnknownAlert:
             return "This alert is unknown to signoff."
         except Exception:
             log.exception("discord acknowledge of %s failed", alert_id)

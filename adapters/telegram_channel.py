@@ -43,7 +43,8 @@ from telegram.ext import (
 from adapters.cards import Card, CardEditLocks, build_card
 from core.channel import CardChange
 from core.crisis import assess_crisis
-from core.crisis_desk import AlreadyAcknowledged, CrisisAlert, Origin
+from core.crisis_desk import CrisisAlert, Origin
+from core.errors import AlreadyAcknowledged, ChannelDown, UnknownAlert
 from core.models import Actor, Approval, DecidedVia, Status, utcnow
 from core.retry import RECONNECT_POLICY, SEND_POLICY, DeliveryUnknown, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
@@ -136,10 +137,6 @@ def redact(text: str, config: TelegramConfig) -> str:
     """``text`` without the bot token (PTB quotes it in some errors)."""
     token = config.token.get_secret_value() if config.token else ""
     return text.replace(token, "••••") if token else text
-
-
-class ChannelDown(Exception):
-    """Telegram is not connected (yet): the caller retries."""
 
 
 def render_crisis_html(alert: CrisisAlert, realert: int = 0) -> str:
@@ -637,7 +634,7 @@ class TelegramChannel:
             alert = await self.broker.crisis.acknowledge(alert_id, actor)
         except AlreadyAcknowledged as exc:
             return f"{exc.alert.acknowledged_by_name or exc.alert.acknowledged_by} is already on it. Thank you."
-        except KeyError:
+        except UnknownAlert:
             return "This alert is unknown to signoff."
         return f"Thank you, {alert.acknowledged_by_name or 'you'}: you are on it."
 

@@ -27,8 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from core.broker import Broker, Requester
 from core.crisis import Resource, detect_crisis
-from core.crisis_desk import AlreadyAcknowledged, Origin
-from core.errors import AlreadyDecided, IdempotencyConflict, NotAllowed, NotFound, SignoffError
+from core.crisis_desk import Origin
+from core.errors import NotAllowed, NotFound, SignoffError
 from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Status, valid_unicode
 from core.tiers import Tier
 
@@ -164,32 +164,40 @@ class ErrorDetail(BaseModel):
 
     code: str = Field(description="stable, machine-readable: invalid_request, not_found, already_decided, …")
     message: str = Field(description="for people: names the field or the reason")
+    approval: dict[str, Any] | None = Field(
+        default=None, description="already_decided only: the approval as it is now (status, decided_by, …)")
+    alert: dict[str, Any] | None = Field(
+        default=None, description="already_acknowledged only: the crisis alert as it is now (who is on it)")
 
 
 class ErrorAnswer(BaseModel):
-    """Every error answer: ``{"error": {"code", "message"}}``."""
+    """Every error answer: ``{"error": {"code", "message"}}``, plus ``approval`` on an ``already_decided`` 409
+    and ``alert`` on an ``already_acknowledged`` 409."""
 
     model_config = ConfigDict(extra="forbid")
 
     error: ErrorDetail
 
 
-class ApiError(Exception):
-    """An error answer: HTTP ``status``, ``code`` and ``message`` of :class:`ErrorAnswer`."""
+class ApiError(SignoffError):
+    """An error answer of the API itself (bad JSON, a body too large, …): HTTP ``status`` (also
+    ``http_status``), ``code`` and ``message`` of :class:`ErrorAnswer`, given per instance."""
 
     def __init__(self, status: int, code: str, message: str):
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status = self.http_status = status
+        self.code, self.message = code, message
 
 
-def error_body(code: str, message: str) -> dict[str, Any]:
-    """The JSON of an error answer (:class:`ErrorAnswer`)."""
-    return ErrorAnswer(error=ErrorDetail(code=code, message=message)).model_dump()
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The JSON of an error answer (:class:`ErrorAnswer`); ``extra``: the optional fields (``approval``,
+    ``alert``), left out when not given."""
+    return ErrorAnswer(error=ErrorDetail(code=code, message=message, **extra)).model_dump(exclude_none=True)
 
 
-def error_response(status: int, code: str, message: str) -> web.Response:
+def error_response(status: int, code: str, message: str, **extra: Any) -> web.Response:
     """An error answer as an aiohttp response."""
-    resp = web.json_response(error_body(code, message), status=status)
+    resp = web.json_response(error_body(code, message, **extra), status=status)
     if status in (408, 413):  # the body was not read to its end: the connection cannot go on
         resp.force_close()
     return resp
@@ -201,18 +209,13 @@ _HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 
 
 @web.middleware
 async def _errors(request: web.Request, handler):
+    """Every error as :class:`ErrorAnswer`: a :class:`~core.errors.SignoffError` with its own ``http_status``,
+    ``code`` and ``details()`` (one lookup, no per-handler mapping), aiohttp's HTTP errors by status, and
+    anything else as a 500 that approves nothing."""
     try:
         return await handler(request)
-    except ApiError as exc:
-        return error_response(exc.status, exc.code, exc.message)
-    except NotFound as exc:
-        return error_response(404, exc.code, str(exc))
-    except (AlreadyDecided, IdempotencyConflict) as exc:
-        return error_response(409, exc.code, str(exc))
-    except NotAllowed as exc:
-        return error_response(403, exc.code, str(exc))
     except SignoffError as exc:
-        return error_response(400, exc.code, str(exc))
+        return error_response(exc.http_status, exc.code, str(exc), **exc.details())
     except web.HTTPException as exc:
         if exc.status == 413:
             return error_response(413, "body_too_large", f"the body is larger than {MAX_BODY_BYTES} bytes")
@@ -597,12 +600,7 @@ class ApiServer:
         alert = await self.broker.crisis.find(ref)
         if alert is None:
             raise NotFound(f"no crisis alert (nor crisis approval) with id {ref!r}")
-        try:
-            alert = await self.broker.crisis.acknowledge(alert.id, actor)
-        except AlreadyAcknowledged as exc:
-            who = exc.alert.acknowledged_by_name or exc.alert.acknowledged_by
-            raise ApiError(409, "already_acknowledged", f"crisis alert {exc.alert.id} is already acknowledged "
-                                                        f"by {who}") from None
+        alert = await self.broker.crisis.acknowledge(alert.id, actor)  # AlreadyAcknowledged: 409
         return web.json_response(alert.to_api())
 
     async def health(self, request: web.Request) -> web.Response:

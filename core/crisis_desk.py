@@ -29,6 +29,7 @@ from core.crisis import (
 )
 from core.crisis._second import SecondOpinion
 from core.crisis._second import ask as ask_second_opinion
+from core.errors import AlreadyAcknowledged, UnknownAlert
 from core.ledger import CrisisAlertRow, EventRow, Ledger
 from core.models import Actor, rfc3339, utcnow
 
@@ -108,14 +109,6 @@ class CrisisAlert(BaseModel):
             "acknowledged_at": rfc3339(self.acknowledged_at), "realerts": self.realerts,
             "resources": [r.model_dump() for r in self.resources],
         }
-
-
-class AlreadyAcknowledged(Exception):
-    """Someone else pressed "I'm on it" first; ``alert`` says who."""
-
-    def __init__(self, alert: CrisisAlert):
-        self.alert = alert
-        super().__init__(f"crisis alert {alert.id} is already acknowledged by {alert.acknowledged_by}")
 
 
 class JobScheduler(Protocol):
@@ -228,7 +221,7 @@ class CrisisDesk:
         """Record the first responder ("I'm on it"); every copy of the alert is edited to show them.
 
         Raises:
-            KeyError: unknown alert.
+            UnknownAlert: no alert with that id.
             AlreadyAcknowledged: someone else was first.
         """
         alert = await self._load(alert_id)
@@ -302,7 +295,7 @@ class CrisisDesk:
         if alert_id not in self._alerts:
             row = await self.ledger.get_crisis(alert_id)
             if row is None:
-                raise KeyError(alert_id)
+                raise UnknownAlert(alert_id)
             self._alerts.setdefault(alert_id, self._merge(row))  # a concurrent load may have won
         return self._alerts[alert_id]
 
