@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -23,10 +22,10 @@ from typing import Literal, Protocol
 from core.channel import CardChange, Channel
 from core.crisis import CrisisMatch, Resource
 from core.crisis._second import ask as ask_second_opinion
-from core.crisis_desk import CrisisDesk, CrisisSettings, Origin
+from core.crisis_desk import CrisisDesk, CrisisSettings, retry_delay
 from core.errors import AlreadyDecided, IdempotencyConflict, NotFound
 from core.ledger import ApprovalRow, EventRow, IntegrityError, Ledger
-from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Status, utcnow
+from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Origin, Status, new_id, utcnow
 from core.policy import Classification, Policy
 from core.tiers import DEFAULT_TIMEOUTS, Tier
 
@@ -67,12 +66,6 @@ class Requester:
 
     uid: int | None = None
     pid: int | None = None
-
-
-def new_id() -> str:
-    """A fresh approval id: 12 lowercase hex characters (48 random bits), short enough for any
-    platform's button data (Telegram: 64 bytes)."""
-    return secrets.token_hex(6)
 
 
 def _event(approval_id: str | None, kind: str, at: datetime, actor: str | None = None,
@@ -291,8 +284,6 @@ class Broker:
     async def _persist_crisis(self, row: ApprovalRow, events: list[EventRow]) -> None:
         """Write a crisis approval behind its answer, retrying for as long as it takes (as the crisis
         desk does for its alerts): until then :meth:`get` serves it from memory."""
-        from core.crisis_desk import RETRY_DELAYS_S
-
         attempt = 0
         while True:
             try:
@@ -300,7 +291,7 @@ class Broker:
             except IntegrityError:
                 pass  # already recorded
             except Exception as exc:
-                delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
+                delay = retry_delay(attempt)
                 log.warning("recording crisis approval %s failed (%r); retrying in %s s", row.id, exc, delay)
                 attempt += 1
                 await asyncio.sleep(delay)

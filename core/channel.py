@@ -5,8 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
-from core.crisis_desk import CrisisAlert
-from core.models import Approval
+from core.models import Approval, CrisisAlert
 
 
 class CardChange(StrEnum):

@@ -31,14 +31,18 @@ from core.crisis._second import SecondOpinion
 from core.crisis._second import ask as ask_second_opinion
 from core.errors import AlreadyAcknowledged, UnknownAlert
 from core.ledger import CrisisAlertRow, EventRow, Ledger
-from core.models import Actor, rfc3339, utcnow
+from core.models import CONCERN, Actor, CrisisAlert, Origin, new_id, utcnow
 
 log = logging.getLogger("signoff.crisis")
 
-#: the category of a grey-zone note (:meth:`CrisisDesk.raise_concern`)
-CONCERN = "concern"
 #: Seconds between attempts to write a crisis alert to the ledger or deliver it to a platform.
 RETRY_DELAYS_S = (0.5, 1, 2, 5, 10, 30, 60)
+
+
+def retry_delay(attempt: int) -> float:
+    """Seconds to wait before the next attempt after ``attempt`` failed ones (0-based), from :data:`RETRY_DELAYS_S`
+    (its last delay repeats); the broker's crisis approvals retry by it too."""
+    return RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
 
 
 class CrisisSettings(BaseModel):
@@ -51,83 +55,10 @@ class CrisisSettings(BaseModel):
     second_opinion_timeout: float = 10.0  # seconds an LLM second opinion may take (llm.timeout)
 
 
-class CrisisAlert(BaseModel):
-    """A crisis alert as channels show it. ``text`` is what was said (kept in memory for the alert
-    even when the ledger may not store it); ``source`` is ``approval``, ``api``, ``telegram`` or
-    ``discord``; ``chat`` and ``user_ref`` say where and who (``telegram:<user id>``)."""
-
-    id: str
-    created_at: datetime
-    category: str
-    evidence: str | None = None
-    text: str | None = None
-    source: str
-    chat: str | None = None
-    user_ref: str | None = None
-    user_name: str | None = None
-    agent: str | None = None
-    session: str | None = None
-    approval_id: str | None = None
-    acknowledged_at: datetime | None = None
-    acknowledged_by: str | None = None
-    acknowledged_by_name: str | None = None
-    realerts: int = 0
-    resources: tuple[Resource, ...] = DEFAULT_RESOURCES
-
-    @property
-    def is_concern(self) -> bool:
-        """A quiet grey-zone note (:meth:`CrisisDesk.raise_concern`), not an alert."""
-        return self.category == CONCERN
-
-    @property
-    def headline(self) -> str:
-        """The first words a responder reads."""
-        return "Possible crisis (a quiet note)" if self.is_concern else "Crisis alert"
-
-    @property
-    def signal(self) -> str:
-        """What raised it and what the person was given."""
-        if self.is_concern:
-            return ("possible crisis language (below the alert threshold). A gentle check-in with the crisis "
-                    "resources (988) was sent; there will be no re-alerts.")
-        return f"{self.category}. The crisis resources (988) were given at once."
-
-    @property
-    def where(self) -> str:
-        """"agent claude (session s1)", "telegram chat -100123", "the API" …"""
-        if self.source == "approval" or (self.source == "api" and self.agent):
-            who = f"agent {self.agent or 'unknown'}"
-            return who + (f" (session {self.session})" if self.session else "")
-        if self.chat:
-            return f"{self.source} chat {self.chat}"
-        return self.source
-
-    def to_api(self) -> dict:
-        return {
-            "id": self.id, "status": "crisis", "category": self.category, "created_at": rfc3339(self.created_at),
-            "acknowledged_by": self.acknowledged_by, "acknowledged_by_name": self.acknowledged_by_name,
-            "acknowledged_at": rfc3339(self.acknowledged_at), "realerts": self.realerts,
-            "resources": [r.model_dump() for r in self.resources],
-        }
-
-
 class JobScheduler(Protocol):
     def schedule_job(self, job_id: str, at: datetime, fn: Callable[..., Awaitable[None]], *args) -> None: ...
 
     def cancel_job(self, job_id: str) -> None: ...
-
-
-@dataclass
-class Origin:
-    """Where crisis language came from (all optional but ``source``)."""
-
-    source: str
-    chat: str | None = None
-    user_ref: str | None = None
-    user_name: str | None = None
-    agent: str | None = None
-    session: str | None = None
-    approval_id: str | None = None
 
 
 @dataclass
@@ -202,8 +133,6 @@ class CrisisDesk:
 
     def _raise(self, text: str, origin: Origin, category: str, evidence: str | None,
                alert_id: str | None) -> CrisisAlert:
-        from core.broker import new_id
-
         alert = CrisisAlert(
             id=alert_id or new_id(), created_at=self.clock(), category=category, evidence=evidence, text=text,
             source=origin.source, chat=origin.chat, user_ref=origin.user_ref, user_name=origin.user_name,
@@ -343,7 +272,7 @@ class CrisisDesk:
             try:
                 await queue[0]()
             except Exception as exc:
-                delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
+                delay = retry_delay(attempt)
                 log.warning("recording crisis alert %s failed (%r); retrying in %s s", alert_id, exc, delay)
                 attempt += 1
                 await asyncio.sleep(delay)
@@ -381,3 +310,7 @@ def _event(crisis_id: str, kind: str, at: datetime, actor: str | None = None, ch
     details = {k: v for k, v in details.items() if v is not None}
     return EventRow(crisis_id=crisis_id, at=at, kind=kind, actor=actor, channel=channel,
                     details_json=json.dumps(details) if details else None)
+
+
+__all__ = ["CONCERN", "RETRY_DELAYS_S", "AlreadyAcknowledged", "CrisisAlert", "CrisisDesk", "CrisisSettings",
+           "JobScheduler", "Origin", "retry_delay"]

@@ -19,8 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.crisis_desk import CrisisAlert
-    from core.models import Approval
+    from core.models import Approval, CrisisAlert
 
 
 class SignoffError(Exception):

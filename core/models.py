@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from core.crisis import Resource
+from core.crisis import DEFAULT_RESOURCES, Resource
 from core.tiers import Tier
 
 #: Limits of a request (interfaces.md "The local API"): bytes of UTF-8 for text, characters for names.
@@ -21,6 +23,14 @@ MAX_COMMAND_BYTES = 32 * 1024
 MAX_DESCRIPTION_BYTES = 4 * 1024
 MAX_ACTION_CHARS = 200
 MAX_IDEMPOTENCY_KEY_CHARS = 200
+#: the category of a grey-zone note (:meth:`core.crisis_desk.CrisisDesk.raise_concern`)
+CONCERN = "concern"
+
+
+def new_id() -> str:
+    """A fresh approval or crisis alert id: 12 lowercase hex characters (48 random bits), short enough for
+    any platform's button data (Telegram: 64 bytes)."""
+    return secrets.token_hex(6)
 
 
 def utcnow() -> datetime:
@@ -203,3 +213,76 @@ class Event(BaseModel):
             "channel": self.channel,
             "details": self.details,
         }
+
+
+class CrisisAlert(BaseModel):
+    """A crisis alert as channels show it. ``text`` is what was said (kept in memory for the alert
+    even when the ledger may not store it); ``source`` is ``approval``, ``api``, ``telegram`` or
+    ``discord``; ``chat`` and ``user_ref`` say where and who (``telegram:<user id>``)."""
+
+    id: str
+    created_at: datetime
+    category: str
+    evidence: str | None = None
+    text: str | None = None
+    source: str
+    chat: str | None = None
+    user_ref: str | None = None
+    user_name: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    approval_id: str | None = None
+    acknowledged_at: datetime | None = None
+    acknowledged_by: str | None = None
+    acknowledged_by_name: str | None = None
+    realerts: int = 0
+    resources: tuple[Resource, ...] = DEFAULT_RESOURCES
+
+    @property
+    def is_concern(self) -> bool:
+        """A quiet grey-zone note (:meth:`CrisisDesk.raise_concern`), not an alert."""
+        return self.category == CONCERN
+
+    @property
+    def headline(self) -> str:
+        """The first words a responder reads."""
+        return "Possible crisis (a quiet note)" if self.is_concern else "Crisis alert"
+
+    @property
+    def signal(self) -> str:
+        """What raised it and what the person was given."""
+        if self.is_concern:
+            return ("possible crisis language (below the alert threshold). A gentle check-in with the crisis "
+                    "resources (988) was sent; there will be no re-alerts.")
+        return f"{self.category}. The crisis resources (988) were given at once."
+
+    @property
+    def where(self) -> str:
+        """"agent claude (session s1)", "telegram chat -100123", "the API" …"""
+        if self.source == "approval" or (self.source == "api" and self.agent):
+            who = f"agent {self.agent or 'unknown'}"
+            return who + (f" (session {self.session})" if self.session else "")
+        if self.chat:
+            return f"{self.source} chat {self.chat}"
+        return self.source
+
+    def to_api(self) -> dict:
+        return {
+            "id": self.id, "status": "crisis", "category": self.category, "created_at": rfc3339(self.created_at),
+            "acknowledged_by": self.acknowledged_by, "acknowledged_by_name": self.acknowledged_by_name,
+            "acknowledged_at": rfc3339(self.acknowledged_at), "realerts": self.realerts,
+            "resources": [r.model_dump() for r in self.resources],
+        }
+
+
+@dataclass
+class Origin:
+    """Where crisis language came from (all optional but ``source``)."""
+
+    source: str
+    chat: str | None = None
+    user_ref: str | None = None
+    user_name: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    approval_id: str | None = None
