@@ -6,10 +6,7 @@ The API and the ledger always keep the full text.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -210,21 +207,3 @@ def plain_text(card: Card) -> str:
     elif card.time_left:
         lines.append(f"Time left: {card.time_left}")
     return "\n".join(lines)
-
-
-class CardEditLocks:
-    """One lock per approval, so the edits of its card copies run one at a time (held only while
-    used). With the state re-read under the lock, the newest state is always the last one shown."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    @contextlib.asynccontextmanager
-    async def hold(self, approval_id: str) -> AsyncIterator[None]:
-        lock = self._locks.setdefault(approval_id, asyncio.Lock())
-        try:
-            async with lock:
-                yield
-        finally:
-            if not lock.locked() and not getattr(lock, "_waiters", None):
-                self._locks.pop(approval_id, None)

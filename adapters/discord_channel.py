@@ -16,7 +16,7 @@ reply when the decision is quick, else deferred (ephemeral "thinking") and follo
 Crisis alerts go to ``crisis_channel_ids`` (re-alerts also to ``oncall_channel_ids``) with an "I'm on
 it" button (``signoff:k:<alert id>``, another DynamicItem) that anyone in those channels may press.
 
-Cards are edited by REST (``channel_id:message_id`` refs kept in the ledger), so edits work after a
+Cards are edited by REST (``channel_id:message_id`` refs kept by the broker, in the ledger), so edits work after a
 restart without any cache. Health follows the gateway: up on READY / RESUMED, down on a disconnect.
 
 ``api_base_url`` and ``gateway_url`` are applied by setting discord.py's class attributes
@@ -41,12 +41,12 @@ import discord.gateway
 import discord.http
 import yarl
 
-from adapters.cards import TIER_COLOURS, Card, CardEditLocks, build_card, cut, mask_secrets
-from core.channel import CardChange
+from adapters.cards import TIER_COLOURS, Card, build_card, cut, mask_secrets
+from core.channel import APPROVAL, CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import CrisisAlert, Origin
 from core.errors import AlreadyAcknowledged, ChannelDown, UnknownAlert
-from core.models import Actor, Approval, DecidedVia, Status, utcnow
+from core.models import Actor, Approval, DecidedVia, Status
 from core.retry import RECONNECT_POLICY, SEND_POLICY, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
 from core.tiers import Tier
@@ -309,7 +309,6 @@ class DiscordChannel:
         self._stopping = False
         self._connector: asyncio.Task | None = None
         self._first_up = asyncio.Event()
-        self._edit_locks = CardEditLocks()
         self._approvers = set(config.approver_user_ids)
         self._approver_roles = set(config.approver_role_ids)
         self._press_channels = set(config.approval_channel_ids) | set(config.oncall_channel_ids)
@@ -475,7 +474,7 @@ class DiscordChannel:
         except Exception:
             log.exception("discord resync: could not refresh stale cards")
         try:
-            pending = await self.broker.ledger.list(status=Status.PENDING)
+            pending = await self.broker.pending()
         except Exception:
             log.exception("discord resync: could not read pending approvals")
             return
@@ -547,15 +546,15 @@ class DiscordChannel:
         return (await self._post(approval))[0]
 
     async def _post(self, approval: Approval) -> tuple[bool, bool]:
-        """(shown, posted now). Runs under the approval's edit lock and renders the state the ledger
-        has now: a decision landing while the card is sent waits for its ref, then edits it too."""
+        """(shown, posted now). Runs under the approval's edit lock (:meth:`Broker.editing`) and renders its
+        current state: a decision landing while the card is sent waits for its ref, then edits it too."""
         if not self._ready() or not self._up:  # down: the reconnect posts missed cards, oldest first
             return False, False
-        async with self._edit_locks.hold(approval.id):
-            current = await self.broker.ledger.get(approval.id) or approval
+        async with self.broker.editing(approval.id, self.name):
+            current = await self.broker.current(approval.id) or approval
             if current.is_final:
                 return False, False
-            if await self.broker.ledger.cards(approval.id, self.name):
+            if await self.broker.card_refs(approval.id, self.name, APPROVAL):
                 return True, False  # already posted (a resync racing the first post)
             embed = render_embed(build_card(current))
             shown = False
@@ -571,16 +570,20 @@ class DiscordChannel:
             return shown, shown
 
     async def _record_card(self, approval: Approval, channel_id: int, message_id: int) -> None:
-        await self.broker.ledger.add_card(approval.id, self.name, f"{channel_id}:{message_id}", utcnow())
+        await self.broker.record_card(approval.id, self.name, f"{channel_id}:{message_id}")
 
     async def update_card(self, approval: Approval, change: CardChange) -> bool:
-        """Edit every copy to the approval's current state in the ledger; edits of one approval run
-        one at a time, so an older state never lands over a newer one. Returns whether a copy existed."""
+        """Edit every copy to the approval's current state (:meth:`Broker.current`); edits of one approval run
+        one at a time, so an older state never lands over a newer one. Returns whether a copy existed.
+
+        Raises:
+            ChannelDown: not connected (the card is brought up to date on reconnect), or a copy was not edited.
+        """
         if not self._ready():
-            raise RuntimeError("discord is not connected: the card is brought up to date on reconnect")
-        async with self._edit_locks.hold(approval.id):
-            current = await self.broker.ledger.get(approval.id) or approval
-            refs = await self.broker.ledger.cards(approval.id, self.name)
+            raise ChannelDown("discord is not connected: the card is brought up to date on reconnect")
+        async with self.broker.editing(approval.id, self.name):
+            current = await self.broker.current(approval.id) or approval
+            refs = [r.ref for r in await self.broker.card_refs(approval.id, self.name, APPROVAL)]
             embed = render_embed(build_card(current))
             view = None if current.is_final else card_view(current.id)
             failed = []
@@ -592,19 +595,19 @@ class DiscordChannel:
                     log.warning("discord card %s not updated (%s): %r", ref, change.value, exc)
                     failed.append(ref)
         if failed:
-            raise RuntimeError(f"discord cards not updated: {', '.join(failed)}")
+            raise ChannelDown(f"discord cards not updated: {', '.join(failed)}")
         return bool(refs)
 
     async def notify_oncall(self, approval: Approval) -> None:
         if not self._ready():
             return
-        async with self._edit_locks.hold(approval.id):  # as post_card: new copies stay in step
-            await self._notify_oncall(await self.broker.ledger.get(approval.id) or approval)
+        async with self.broker.editing(approval.id, self.name):  # as post_card: new copies stay in step
+            await self._notify_oncall(await self.broker.current(approval.id) or approval)
 
     async def _notify_oncall(self, approval: Approval) -> None:
         if approval.is_final:  # decided meanwhile: no page, and no live buttons on a closed approval
             return
-        existing = {ref.split(":")[0] for ref in await self.broker.ledger.cards(approval.id, self.name)}
+        existing = {r.place for r in await self.broker.card_refs(approval.id, self.name, APPROVAL)}
         card = build_card(approval)
         for channel_id in self.config.oncall_channel_ids:
             if str(channel_id) in existing:
@@ -624,7 +627,7 @@ class DiscordChannel:
         if realert:
             targets += [c for c in self.config.oncall_channel_ids if c not in targets]
         purpose = f"crisis:{realert}"
-        done = {ref.split(":")[0] for ref, p in await self.broker.ledger.card_refs(alert.id, self.name) if p == purpose}
+        done = {r.place for r in await self.broker.card_refs(alert.id, self.name, purpose)}
         embed = render_crisis_embed(alert, realert)
         failed = []
         for channel_id in targets:
@@ -637,7 +640,7 @@ class DiscordChannel:
             except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as exc:
                 failed.append(f"{channel_id}: {exc!r}")
                 continue
-            await self.broker.ledger.add_card(alert.id, self.name, f"{channel_id}:{msg.id}", utcnow(), purpose=purpose)
+            await self.broker.record_card(alert.id, self.name, f"{channel_id}:{msg.id}", purpose)
             await self._catch_up_crisis(alert, realert, channel_id, msg.id)
         if failed:
             raise ChannelDown(f"crisis alert not delivered to {', '.join(failed)}")
@@ -656,10 +659,10 @@ class DiscordChannel:
     async def update_crisis(self, alert: CrisisAlert) -> None:
         if not self._ready():
             raise ChannelDown("discord is not connected")
-        for ref, purpose in await self.broker.ledger.card_refs(alert.id, self.name):
-            if purpose.startswith("crisis"):
-                channel_id, message_id = (int(x) for x in ref.split(":"))
-                realert = int(purpose.split(":")[1] or 0) if ":" in purpose else 0
+        for r in await self.broker.card_refs(alert.id, self.name):
+            if r.purpose.startswith("crisis"):
+                channel_id, message_id = (int(x) for x in r.ref.split(":"))
+                realert = int(r.purpose.split(":")[1] or 0) if ":" in r.purpose else 0
                 await self._edit(channel_id, message_id, embed=render_crisis_embed(alert, realert), view=None)
 
     # presses ---------------------------------------------------------------------------------

@@ -40,12 +40,12 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.cards import Card, CardEditLocks, build_card
-from core.channel import CardChange
+from adapters.cards import Card, build_card
+from core.channel import APPROVAL, UNCERTAIN, CardChange
 from core.crisis import assess_crisis
 from core.crisis_desk import CrisisAlert, Origin
 from core.errors import AlreadyAcknowledged, ChannelDown, UnknownAlert
-from core.models import Actor, Approval, DecidedVia, Status, utcnow
+from core.models import Actor, Approval, DecidedVia
 from core.retry import RECONNECT_POLICY, SEND_POLICY, DeliveryUnknown, Fault, RetryPolicy, retry_later
 from core.retry import call as with_retries
 
@@ -186,7 +186,6 @@ class TelegramChannel:
         self._connector: asyncio.Task | None = None
         self._prober: asyncio.Task | None = None
         self._later: asyncio.Task | None = None  # a resync after a wait longer than the retry budget
-        self._edit_locks = CardEditLocks()
         self._approvers = set(config.approver_ids)
         self._contents: dict[str, int] = {}  # "chat:message" -> hash of the text and keyboard it shows
         #: Why the channel is down for good (a refused token), for logs and health; None otherwise.
@@ -302,8 +301,8 @@ class TelegramChannel:
         if self.broker is None:
             return
         await self.broker.refresh_stale(self)
-        for approval in await self.broker.ledger.list(status=Status.PENDING):
-            if not await self.broker.ledger.cards(approval.id, self.name):
+        for approval in await self.broker.pending():
+            if not await self.broker.card_refs(approval.id, self.name, APPROVAL):
                 with contextlib.suppress(Exception):
                     await self.post_card(approval)
 
@@ -357,7 +356,7 @@ class TelegramChannel:
     async def post_card(self, approval: Approval) -> bool:
         """Post the card to every approval chat, unless this channel already shows it.
 
-        Runs under the approval's edit lock and renders the state the ledger has now: a decision that
+        Runs under the approval's edit lock (:meth:`Broker.editing`) and renders its current state: a decision that
         lands while the card is being sent waits for its ref to be recorded, then edits it too. While
         the channel is down nothing is sent: the reconnect posts the missed cards, oldest first.
 
@@ -368,11 +367,11 @@ class TelegramChannel:
         """
         if self.app is None or not self._started or not self._up:
             return False
-        async with self._edit_locks.hold(approval.id):
-            current = await self.broker.ledger.get(approval.id) or approval
+        async with self.broker.editing(approval.id, self.name):
+            current = await self.broker.current(approval.id) or approval
             if current.is_final:
                 return False
-            if any(p in ("approval", "uncertain") for _, p in await self.broker.ledger.card_refs(approval.id, self.name)):
+            if any(r.purpose in (APPROVAL, UNCERTAIN) for r in await self.broker.card_refs(approval.id, self.name)):
                 return True  # already posted (a resync racing the first post)
             text = render_html(build_card(current))
             shown = False
@@ -386,7 +385,7 @@ class TelegramChannel:
                     log.warning("card %s not posted to chat %s: %s", approval.id, chat_id, redact(str(exc), self.config))
                     self._resync_after(exc)
                     continue
-                await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
+                await self.broker.record_card(approval.id, self.name, f"{chat_id}:{msg.message_id}")
                 shown = True
             return shown
 
@@ -406,31 +405,30 @@ class TelegramChannel:
             log.warning("notice for uncertain card %s not posted to chat %s: %r", approval.id, chat_id, err)
             self._resync_after(err.error if isinstance(err, DeliveryUnknown) else err)
             return True
-        await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now(),
-                                          purpose="uncertain")
+        await self.broker.record_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", UNCERTAIN)
         return True
 
     async def update_card(self, approval: Approval, change: CardChange) -> bool:
-        """Edit every copy to the approval's state as the ledger has it now (not as it was when this
+        """Edit every copy to the approval's state as it is now (:meth:`Broker.current`, not as it was when this
         update was asked for): edits of one approval run one at a time, so a slow, retried edit can
         never put back an older state over a newer one. A copy that already shows exactly this is
         not edited again. Returns whether there was a copy to edit."""
         if self.app is None or not self._started:
             raise ChannelDown("telegram is not connected: the card is brought up to date on reconnect")
-        async with self._edit_locks.hold(approval.id):
-            current = await self.broker.ledger.get(approval.id) or approval
-            refs = await self.broker.ledger.card_refs(approval.id, self.name)
+        async with self.broker.editing(approval.id, self.name):
+            current = await self.broker.current(approval.id) or approval
+            refs = await self.broker.card_refs(approval.id, self.name)
             card = build_card(current)
             text = render_html(card)
             markup = None if current.is_final else keyboard(current.id)
-            for ref, purpose in refs:
-                chat_id, message_id = (int(x) for x in ref.split(":"))
-                if purpose == "approval":
+            for r in refs:
+                chat_id, message_id = (int(x) for x in r.ref.split(":"))
+                if r.purpose == APPROVAL:
                     await self._edit(chat_id, message_id, text, markup)
-                elif purpose == "uncertain" and current.is_final:  # the notice: its button goes too
+                elif r.purpose == UNCERTAIN and current.is_final:  # the notice: its button goes too
                     await self._edit(chat_id, message_id, f"Approval <code>{current.id}</code>: "
                                      f"<b>{html.escape(card.outcome or current.status.value)}</b>", None)
-        return any(p == "approval" for _, p in refs)
+        return any(r.purpose == APPROVAL for r in refs)
 
     async def _edit(self, chat_id: int, message_id: int, text: str, markup) -> None:
         """editMessageText, retried as :mod:`core.retry` says (an edit is idempotent: timeouts too).
@@ -460,13 +458,13 @@ class TelegramChannel:
     async def notify_oncall(self, approval: Approval) -> None:
         if self.app is None or not self._started:
             return
-        async with self._edit_locks.hold(approval.id):  # as post_card: new copies stay in step
-            await self._notify_oncall(await self.broker.ledger.get(approval.id) or approval)
+        async with self.broker.editing(approval.id, self.name):  # as post_card: new copies stay in step
+            await self._notify_oncall(await self.broker.current(approval.id) or approval)
 
     async def _notify_oncall(self, approval: Approval) -> None:
         if approval.is_final:  # decided meanwhile: no page, and no live buttons on a closed approval
             return
-        existing = {ref.split(":")[0] for ref in await self.broker.ledger.cards(approval.id, self.name)}
+        existing = {r.place for r in await self.broker.card_refs(approval.id, self.name, APPROVAL)}
         card = build_card(approval)
         for chat_id in self.config.oncall_chat_ids:
             if str(chat_id) in existing:
@@ -476,7 +474,7 @@ class TelegramChannel:
                 continue
             msg = await self._send(chat_id, render_html(card, header="⬆ Escalated: needs a decision"),
                                    keyboard(approval.id))
-            await self.broker.ledger.add_card(approval.id, self.name, f"{chat_id}:{msg.message_id}", _now())
+            await self.broker.record_card(approval.id, self.name, f"{chat_id}:{msg.message_id}")
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         if self.app is None or not self._started:
@@ -486,7 +484,7 @@ class TelegramChannel:
         if realert:
             targets += [c for c in self.config.oncall_chat_ids if c not in targets]
         purpose = f"crisis:{realert}"
-        done = {ref.split(":")[0] for ref, p in await self.broker.ledger.card_refs(alert.id, self.name) if p == purpose}
+        done = {r.place for r in await self.broker.card_refs(alert.id, self.name, purpose)}
         text = render_crisis_html(alert, realert)
         markup = None if alert.acknowledged_by else crisis_keyboard(alert.id)
         failed = []
@@ -499,7 +497,7 @@ class TelegramChannel:
                 # (an uncertain alert is sent again by the desk: a duplicate alert beats a lost one)
                 failed.append(f"{chat_id}: {redact(str(exc), self.config)}")
                 continue
-            await self.broker.ledger.add_card(alert.id, self.name, f"{chat_id}:{msg.message_id}", _now(), purpose=purpose)
+            await self.broker.record_card(alert.id, self.name, f"{chat_id}:{msg.message_id}", purpose)
             if markup is not None:  # acknowledged while this copy was being sent: show it
                 current = await self.broker.crisis.get(alert.id)
                 if current is not None and current.acknowledged_by:
@@ -510,10 +508,10 @@ class TelegramChannel:
     async def update_crisis(self, alert: CrisisAlert) -> None:
         if self.app is None or not self._started:
             raise ChannelDown("telegram is not connected")
-        for ref, purpose in await self.broker.ledger.card_refs(alert.id, self.name):
-            if purpose.startswith("crisis"):
-                chat_id, message_id = (int(x) for x in ref.split(":"))
-                await self._edit(chat_id, message_id, render_crisis_html(alert, int(purpose.split(":")[1] or 0)), None)
+        for r in await self.broker.card_refs(alert.id, self.name):
+            if r.purpose.startswith("crisis"):
+                chat_id, message_id = (int(x) for x in r.ref.split(":"))
+                await self._edit(chat_id, message_id, render_crisis_html(alert, int(r.purpose.split(":")[1] or 0)), None)
 
     async def _on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A person writes to the bot (private chat or a group it reads): crisis language gets the
@@ -592,20 +590,20 @@ class TelegramChannel:
             await self._toast(query, "You are not an approver for signoff; nothing changed.")
             return
         await self._toast(query, "Posting the card…")
-        async with self._edit_locks.hold(approval_id):
-            current = await self.broker.ledger.get(approval_id)
+        async with self.broker.editing(approval_id, self.name):
+            current = await self.broker.current(approval_id)
             if current is None:
                 return
             chat = message.chat.id
             where = "above."
-            if not current.is_final and not any(r.split(":")[0] == str(chat) for r in
-                                                await self.broker.ledger.cards(approval_id, self.name)):
+            if not current.is_final and not any(r.place == str(chat) for r in
+                                                await self.broker.card_refs(approval_id, self.name, APPROVAL)):
                 try:
                     msg = await self._send(chat, render_html(build_card(current)), keyboard(approval_id))
                 except (DeliveryUnknown, TelegramError) as exc:
                     log.warning("card %s not posted on request to chat %s: %r", approval_id, chat, exc)
                     return
-                await self.broker.ledger.add_card(approval_id, self.name, f"{chat}:{msg.message_id}", _now())
+                await self.broker.record_card(approval_id, self.name, f"{chat}:{msg.message_id}")
                 await self.broker.record(approval_id, "card_posted", actor.id, self.name, on_request=True)
                 where = "below."
             text = (f"Approval <code>{approval_id}</code>: the card is "
@@ -661,7 +659,3 @@ def _clip(text: str) -> str:
 
 def _seconds(value) -> float:
     return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
-
-
-def _now():
-    return utcnow()

@@ -507,7 +507,7 @@ class ApiServer:
         approval_id = request.match_info["id"]
         caller = _requester(request)
         if not self._sees_all(caller):
-            row = await self.broker.ledger.get_row(approval_id)
+            row = await self.broker.current(approval_id)
             if row is not None and row.requester_uid not in (None, caller.uid):
                 raise NotFound(f"no approval with id {approval_id!r}")  # another user's: not even its existence
         approval = await self._wait(request, approval_id, wait)
@@ -530,12 +530,12 @@ class ApiServer:
         owner = None if self._sees_all(caller) else caller.uid
         before = request.query.get("before") or None
         if before is not None:
-            row = await self.broker.ledger.get_row(before)
+            row = await self.broker.current(before)
             if row is None or (owner is not None and row.requester_uid not in (None, owner)):
                 raise ApiError(400, "invalid_before", f"before must be the id of a listed approval (a page's "
                                                       f"next), got {before!r}")
-        approvals = await self.broker.ledger.list(status=status, requester_uid=owner, before=before,
-                                                  limit=limit + 1, newest_first=True)
+        approvals = await self.broker.approvals(status=status, requester_uid=owner, before=before,
+                                                limit=limit + 1, newest_first=True)
         page = approvals[:limit]
         nxt = page[-1].id if len(approvals) > limit else None
         return web.json_response({"approvals": [a.to_api() for a in page], "next": nxt})
@@ -567,9 +567,7 @@ class ApiServer:
     async def cancel(self, request: web.Request) -> web.Response:
         approval_id = request.match_info["id"]
         caller = _requester(request)
-        row = await self.broker.ledger.get_row(approval_id)
-        if row is None:
-            raise NotFound(f"no approval with id {approval_id!r}")
+        row = await self.broker.get(approval_id)  # NotFound: 404
         own = row.requester_uid is None or row.requester_uid == caller.uid
         if not own and not (self.terminal_enabled and caller.uid in self.approver_uids):
             raise NotAllowed("only the requester (same uid) or a terminal approver may cancel this approval")

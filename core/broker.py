@@ -12,14 +12,15 @@ what changed in background tasks so a slow or broken platform never delays an an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
-from core.channel import CardChange, Channel
+from core.channel import APPROVAL, CardChange, CardRef, Channel
 from core.crisis import CrisisMatch, Resource
 from core.crisis._second import ask as ask_second_opinion
 from core.crisis_desk import CrisisDesk, CrisisSettings, retry_delay
@@ -99,6 +100,7 @@ class Broker:
         self._second_crises: set[str] = set()  # content hashes the crisis second opinion judged a crisis
         self._stale: dict[str, set[str]] = {}  # channel name -> approvals whose cards missed an update
         self._tasks: set[asyncio.Task] = set()
+        self._edit_locks: dict[tuple[str, str], asyncio.Lock] = {}  # (owner id, channel name) -> its edit lock
         self.swept = 0  # deadlines the sweeper had to run (their timer was lost): should stay 0
 
     # lifecycle -------------------------------------------------------------------------------
@@ -457,6 +459,56 @@ class Broker:
             await self.ledger.add_event(_event(approval_id, kind, self.clock(), actor, channel, **details))
         except Exception:  # a ledger failure must not break the caller's answer to a user
             log.exception("could not record event %s for %s", kind, approval_id)
+
+    # what channels may read and record (the seam: a channel never touches the ledger) ------------
+
+    async def current(self, approval_id: str) -> Approval | None:
+        """The approval as it is now (None for an unknown id): what a channel renders."""
+        return await self.ledger.get(approval_id) or self._unrecorded.get(approval_id)
+
+    async def pending(self) -> list[Approval]:
+        """Every pending approval, oldest first (a channel that reconnects posts the cards it missed)."""
+        return await self.ledger.list(status=Status.PENDING)
+
+    async def approvals(self, status: Status | None = None, requester_uid: int | None = None,
+                        before: str | None = None, limit: int | None = None,
+                        newest_first: bool = False) -> list[Approval]:
+        """Approvals, filtered and paged as :meth:`core.ledger.Ledger.list` says (the API's listing)."""
+        return await self.ledger.list(status=status, requester_uid=requester_uid, before=before, limit=limit,
+                                      newest_first=newest_first)
+
+    async def card_refs(self, owner_id: str, channel: str, purpose: str | None = None) -> list[CardRef]:
+        """The messages ``channel`` posted for the approval or crisis alert ``owner_id``, oldest first; only
+        those of ``purpose`` when given (``approval``, ``uncertain``, ``crisis:<n>``)."""
+        refs = [CardRef(channel, ref, p) for ref, p in await self.ledger.card_refs(owner_id, channel)]
+        return refs if purpose is None else [r for r in refs if r.purpose == purpose]
+
+    async def record_card(self, owner_id: str, channel: str, ref: str, purpose: str = APPROVAL) -> CardRef:
+        """Keep a message ``channel`` just posted for an approval or crisis alert, so later updates edit it
+        too (record each at once, under :meth:`editing`: a decision that lands meanwhile then sees it).
+
+        Raises:
+            Exception: the ledger's error when it could not be written.
+        """
+        await self.ledger.add_card(owner_id, channel, ref, self.clock(), purpose=purpose)
+        return CardRef(channel, ref, purpose)
+
+    @contextlib.asynccontextmanager
+    async def editing(self, owner_id: str, channel: str) -> AsyncIterator[None]:
+        """The edit lock of one approval's (or alert's) cards on one channel: posts and edits under it run one
+        at a time, and with the state re-read (:meth:`current`) under it the newest state is the last shown.
+
+        One lock per (approval, channel), not per approval: a platform waiting out a rate limit must not hold
+        back another platform's edits, and the copies on one platform are what can overtake each other. The
+        lock lives only while held or awaited."""
+        key = (owner_id, channel)
+        lock = self._edit_locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and not getattr(lock, "_waiters", None):
+                self._edit_locks.pop(key, None)
 
     # channels --------------------------------------------------------------------------------
 

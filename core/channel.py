@@ -1,11 +1,43 @@
-"""The narrow seam between the core and a chat platform (Telegram, Discord, the terminal)."""
+"""The narrow seam between the core and a chat platform (Telegram, Discord, the terminal).
+
+The broker calls a channel through :class:`Channel`; a channel calls back only the broker's narrow surface
+(never the ledger): ``current(id)`` and ``pending()`` for the state to render, ``card_refs`` / ``record_card``
+for the messages it posted (as :class:`CardRef`), ``editing(id, channel)`` (the edit lock under which a channel
+re-reads the state and edits its copies), ``press`` and ``record`` for what people did, and ``crisis`` (the
+crisis desk: ``intake``, ``acknowledge``, ``get``).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from core.models import Approval, CrisisAlert
+
+#: What a card ref is for: the approval card itself, the notice offering a card whose send is uncertain
+#: (Telegram), and crisis alerts (``crisis:<realert>``: the first alert is ``crisis:0``).
+APPROVAL, UNCERTAIN = "approval", "uncertain"
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """One message a channel posted for an approval or a crisis alert, as the broker keeps it.
+
+    Attributes:
+        channel: the channel's name (``telegram``, ``discord``).
+        ref: the platform's address of the message, opaque to the core (``<chat id>:<message id>``).
+        purpose: :data:`APPROVAL`, :data:`UNCERTAIN` or ``crisis:<realert>``.
+    """
+
+    channel: str
+    ref: str
+    purpose: str = APPROVAL
+
+    @property
+    def place(self) -> str:
+        """The part of ``ref`` before the first ``:`` (the chat or channel id)."""
+        return self.ref.split(":", 1)[0]
 
 
 class CardChange(StrEnum):
@@ -24,7 +56,12 @@ class Channel(Protocol):
 
     Optional (not part of the protocol check): ``problem: str | None``, why the channel is down for good
     (a refused token), naming the channel and the setting to fix; None while it works or only waits for
-    the platform. Requests to the platform are retried as :mod:`core.retry` says."""
+    the platform. Requests to the platform are retried as :mod:`core.retry` says.
+
+    A channel that posts messages it edits later is bound to the broker (``bind(broker)``) and keeps their
+    refs there (``record_card``, ``card_refs``), edits under ``broker.editing(id, name)`` and renders
+    ``broker.current(id)``, so it holds no state a restart would lose and never reads the ledger itself.
+    A channel that cannot reach its platform raises :class:`core.errors.ChannelDown`."""
 
     #: ``terminal``, ``telegram`` or ``discord``: the name in ``/v1/health`` and in ledger events.
     name: str

@@ -63,3 +63,21 @@ def test_old_import_paths_still_work():
     from core.models import new_id
 
     assert CrisisAlert is ModelAlert and Origin is ModelOrigin and broker_new_id is new_id
+
+
+SEAM_USERS = sorted((ROOT / "adapters").glob("*.py")) + [ROOT / "bot/api.py"]
+
+
+@pytest.mark.parametrize("path", SEAM_USERS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_adapters_and_the_api_never_touch_the_ledger(path):
+    """Channels and the API go through the broker (``current``, ``pending``, ``card_refs``, ``record_card``,
+    ``editing``, ``approvals``): no ``.ledger`` attribute, no import of ``core.ledger``."""
+    tree = ast.parse(path.read_text())
+    touches = [f"line {n.lineno}: .{n.attr}" for n in ast.walk(tree)
+               if isinstance(n, ast.Attribute) and n.attr == "ledger"]
+    touches += [f"line {n.lineno}: import {n.module}" for n in ast.walk(tree)
+                if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("core.ledger")]
+    touches += [f"line {n.lineno}: import {a.name}" for n in ast.walk(tree) if isinstance(n, ast.Import)
+                for a in n.names if a.name.startswith("core.ledger")]
+    touches += [f"line {n.lineno}: {n.id}" for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "Ledger"]
+    assert not touches, f"{path.relative_to(ROOT)} reaches into the ledger: {touches}"
