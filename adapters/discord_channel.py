@@ -43,7 +43,6 @@ import yarl
 
 from adapters.cards import TIER_COLOURS, Card, build_card, cut, mask_secrets
 from core.channel import APPROVAL, CardChange
-from core.crisis import assess_crisis
 from core.crisis_desk import CrisisAlert, Origin
 from core.errors import AlreadyAcknowledged, ChannelDown, UnknownAlert
 from core.models import Actor, Approval, DecidedVia, Status
@@ -425,20 +424,12 @@ class DiscordChannel:
         zone gets a gentle check-in with the resources and a quiet note to the responders."""
         if message.author.bot or not message.content or message.channel.id in self.config.crisis_channel_ids:
             return
-        text = message.content
-        verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
-        desk = self.broker.crisis
-        reply = desk.reply_to(verdict)
-        if reply is None:
-            return
-        try:  # the person first
-            await asyncio.wait_for(message.reply(reply, mention_author=False), REST_TIMEOUT_S)
-        except Exception as exc:  # never let a failed reply stop the alert
-            log.error("could not answer a crisis message in channel %s: %r", message.channel.id, exc)
         where = "DM" if message.guild is None else str(message.channel.id)
         origin = Origin("discord", chat=where, user_ref=f"discord:{message.author.id}",
                         user_name=f"@{message.author.name}")
-        desk.raise_for(text, origin, verdict)
+        await self.broker.crisis.intake(
+            message.content, origin, lambda reply: asyncio.wait_for(message.reply(reply, mention_author=False),
+                                                                    REST_TIMEOUT_S))
 
     def _gateway_up(self, how: str) -> None:
         was = self._up

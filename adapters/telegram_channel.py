@@ -42,7 +42,6 @@ from telegram.ext import (
 
 from adapters.cards import Card, build_card
 from core.channel import APPROVAL, UNCERTAIN, CardChange
-from core.crisis import assess_crisis
 from core.crisis_desk import CrisisAlert, Origin
 from core.errors import AlreadyAcknowledged, ChannelDown, UnknownAlert
 from core.models import Actor, Approval, DecidedVia
@@ -524,20 +523,10 @@ class TelegramChannel:
         if user is not None and user.is_bot:
             return
         self._up = True
-        text = message.text
-        verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
-        desk = self.broker.crisis
-        reply = desk.reply_to(verdict)
-        if reply is None:
-            return
-        try:  # the person first: the reply goes out before anything else is attempted
-            await message.reply_text(reply, do_quote=True)
-        except TelegramError as exc:
-            log.error("could not answer a crisis message in chat %s: %s", message.chat.id, exc)
         origin = Origin("telegram", chat=str(message.chat.id),
                         user_ref=f"telegram:{user.id}" if user else None,
                         user_name=(f"@{user.username}" if user.username else user.full_name) if user else None)
-        desk.raise_for(text, origin, verdict)
+        await self.broker.crisis.intake(message.text, origin, lambda reply: message.reply_text(reply, do_quote=True))
 
     # presses ---------------------------------------------------------------------------------
 

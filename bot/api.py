@@ -26,7 +26,7 @@ from aiohttp.web_protocol import RequestHandler
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from core.broker import Broker, Requester
-from core.crisis import Resource, detect_crisis
+from core.crisis import Resource
 from core.crisis_desk import Origin
 from core.errors import NotAllowed, NotFound, SignoffError
 from core.models import Actor, Approval, ApprovalRequest, DecidedVia, Status, valid_unicode
@@ -578,11 +578,9 @@ class ApiServer:
     async def crisis(self, request: web.Request) -> web.Response:
         """An agent raises a crisis alert itself; the resources come back at once."""
         report = _parse(CrisisReport, await self._body(request))
-        text = report.text
-        match = await asyncio.to_thread(detect_crisis, text) if len(text) > 4096 else detect_crisis(text)
         origin = Origin("api", user_ref=report.user, agent=report.agent, session=report.session)
-        alert = self.broker.crisis.raise_alert(text, origin, match)
-        return web.json_response(alert.to_api())
+        intake = await self.broker.crisis.intake(report.text, origin, reported=True)
+        return web.json_response(intake.alert.to_api())
 
     async def crisis_ack(self, request: web.Request) -> web.Response:
         """A terminal approver acknowledges a crisis alert ("I'm on it": no more re-alerts). ``id`` is the

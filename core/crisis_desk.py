@@ -24,6 +24,7 @@ from core.crisis import (
     CrisisAssessment,
     CrisisMatch,
     Resource,
+    assess_crisis,
     check_in_message,
     support_message,
 )
@@ -59,6 +60,16 @@ class JobScheduler(Protocol):
     def schedule_job(self, job_id: str, at: datetime, fn: Callable[..., Awaitable[None]], *args) -> None: ...
 
     def cancel_job(self, job_id: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class IntakeResult:
+    """What :meth:`CrisisDesk.intake` did: the ``verdict``, the ``reply`` the person was sent (None: nothing)
+    and the ``alert`` the responders got (None: none; a quiet note has category ``concern``)."""
+
+    verdict: CrisisAssessment
+    reply: str | None
+    alert: CrisisAlert | None
 
 
 @dataclass
@@ -103,18 +114,48 @@ class CrisisDesk:
         self._schedule(alert)
         return alert.model_copy()
 
-    def reply_to(self, verdict: CrisisAssessment) -> str | None:
-        """What a person who wrote ``verdict``'s text is told at once: the support message for an alert, the
-        gentle check-in for a concern (both with the resources), None for neither."""
-        if verdict.match is not None:
-            return support_message(self.settings.resources)
-        return check_in_message(self.settings.resources) if verdict.concern else None
+    async def intake(self, text: str, origin: Origin, answer: Callable[[str], Awaitable[object]] | None = None,
+                     reported: bool = False) -> IntakeResult:
+        """Crisis intake of what a person wrote (a chat message, an agent's report): detect, answer, alert.
+        The one way in for Telegram, Discord and ``POST /v1/crisis``.
 
-    def raise_for(self, text: str, origin: Origin, verdict: CrisisAssessment) -> CrisisAlert | None:
-        """The responders' side of :meth:`reply_to`: an alert, a quiet note, or nothing."""
+        1. The text is assessed (off the event loop when long).
+        2. Crisis language gets the support message, the grey zone the gentle check-in (both with the
+           resources), sent through ``answer`` before anything else; a failing ``answer`` is logged and never
+           stops the alert. Nothing is sent for ordinary text.
+        3. The responders get an alert (:meth:`raise_alert`), a quiet note for the grey zone
+           (:meth:`raise_concern`), or nothing.
+
+        Args:
+            text: what was said.
+            origin: where and who.
+            answer: sends the reply to the person (None: the caller answers itself, as the API does with the
+                alert's resources).
+            reported: the sender judged it a crisis itself (``POST /v1/crisis``): always an alert, category
+                ``reported`` unless the text says more; no grey zone.
+
+        Returns:
+            The verdict, what the person was told (None: nothing) and the alert raised (None: none).
+        """
+        verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
+        if reported:
+            return IntakeResult(verdict, None, self.raise_alert(text, origin, verdict.match))
         if verdict.match is not None:
-            return self.raise_alert(text, origin, verdict.match)
-        return self.raise_concern(text, origin) if verdict.concern else None
+            reply = support_message(self.settings.resources)
+        elif verdict.concern:
+            reply = check_in_message(self.settings.resources)
+        else:
+            return IntakeResult(verdict, None, None)
+        if answer is not None:
+            try:  # the person first: the reply goes out before anything else is attempted
+                await answer(reply)
+            except Exception as exc:  # never let a failed reply stop the alert
+                log.error("could not answer a crisis message from %s (%s): %r", origin.source, origin.chat, exc)
+        if verdict.match is not None:
+            alert = self.raise_alert(text, origin, verdict.match)
+        else:
+            alert = self.raise_concern(text, origin)
+        return IntakeResult(verdict, reply, alert)
 
     def raise_concern(self, text: str, origin: Origin) -> CrisisAlert:
         """A quiet note for the grey zone (the model's score is below the alert): category ``concern``,
@@ -313,4 +354,4 @@ def _event(crisis_id: str, kind: str, at: datetime, actor: str | None = None, ch
 
 
 __all__ = ["CONCERN", "RETRY_DELAYS_S", "AlreadyAcknowledged", "CrisisAlert", "CrisisDesk", "CrisisSettings",
-           "JobScheduler", "Origin", "retry_delay"]
+           "IntakeResult", "JobScheduler", "Origin", "retry_delay"]

@@ -81,3 +81,14 @@ def test_adapters_and_the_api_never_touch_the_ledger(path):
                 for a in n.names if a.name.startswith("core.ledger")]
     touches += [f"line {n.lineno}: {n.id}" for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "Ledger"]
     assert not touches, f"{path.relative_to(ROOT)} reaches into the ledger: {touches}"
+
+
+@pytest.mark.parametrize("path", SEAM_USERS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_crisis_intake_is_left_to_the_core(path):
+    """Detect, answer and alert is one call (``broker.crisis.intake``): no adapter nor the API detects itself."""
+    tree = ast.parse(path.read_text())
+    names = {"assess_crisis", "detect_crisis", "raise_for", "reply_to"}
+    found = [n.lineno for n in ast.walk(tree) if (isinstance(n, ast.Name) and n.id in names)
+             or (isinstance(n, ast.Attribute) and n.attr in names)
+             or (isinstance(n, ast.ImportFrom) and any(a.name in names for a in n.names))]
+    assert not found, f"{path.relative_to(ROOT)} detects crisis language itself at lines {found}"
