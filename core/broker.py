@@ -335,8 +335,8 @@ class Broker:
         A card copy the ledger does not know (its send timed out but was delivered) is adopted so it is
         kept in step; a late press is recorded and told the true outcome, and its card is refreshed.
         """
-        if ref not in await self.ledger.cards(approval_id, channel.name, purpose=None):
-            await self.ledger.add_card(approval_id, channel.name, ref, self.clock())
+        if ref not in {r.ref for r in await self.card_refs(approval_id, channel.name)}:
+            await self.record_card(approval_id, channel.name, ref)
         try:
             approval = await self.decide(approval_id, approve, actor)
         except NotFound:

@@ -101,3 +101,19 @@ async def test_the_desk_raises_unknown_alert(start_daemon, short_tmp):
     with pytest.raises(UnknownAlert) as info:
         await daemon.broker.crisis.acknowledge("nosuchalert", Actor(id="cli:x", via=DecidedVia.CLI))
     assert info.value.alert_id == "nosuchalert" and info.value.http_status == 404
+
+
+async def test_the_adapters_raise_channel_down_when_not_connected():
+    from adapters.discord_channel import DiscordChannel
+    from adapters.telegram_channel import TelegramChannel
+    from bot.config import DiscordConfig, TelegramConfig
+    from core.models import CrisisAlert, utcnow
+
+    alert = CrisisAlert(id="a1", created_at=utcnow(), category="ideation", source="api")
+    telegram = TelegramChannel(TelegramConfig(token="123:abc", approval_chat_ids=[1], approver_ids=[2]))
+    discord = DiscordChannel(DiscordConfig(token="abc", approval_channel_ids=[1], approver_user_ids=[2]))
+    for channel in (telegram, discord):
+        with pytest.raises(ChannelDown):
+            await channel.alert_crisis(alert, 0)
+        with pytest.raises(ChannelDown):
+            await channel.update_crisis(alert)
