@@ -90,8 +90,9 @@ class Channel(Protocol):
 
     async def alert_crisis(self, alert: CrisisAlert, realert: int) -> None:
         """Alert the crisis responders (with an "I'm on it" button); ``realert`` > 0 means nobody
-        acknowledged yet: alert the responders and the on-call targets again. Raise when a target could
-        not be reached (the desk retries; targets already reached for this ``realert`` are skipped)."""
+        acknowledged yet: alert the responders and the on-call targets again. Raise (:class:`core.errors.ChannelDown`)
+        when a target could not be reached (the desk retries; targets already reached for this ``realert``, as
+        ``broker.card_refs(alert.id, name, f"crisis:{realert}")`` records them, are skipped)."""
 
     async def update_crisis(self, alert: CrisisAlert) -> None:
         """Edit every copy of the alert to show who is on it, and remove its button."""
