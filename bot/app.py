@@ -185,6 +185,10 @@ class Daemon:
                 from bot.llm import crisis_second_opinion
 
                 self.broker.crisis.second_opinion = crisis_second_opinion(cfg.llm)
+            if cfg.crisis.deep_reader:
+                from core.crisis._deep import reader
+
+                self.broker.crisis.deep = reader()  # (loads on its first read, in its own thread)
             self.scheduler.interval_job("sweep-overdue", SWEEP_INTERVAL_S, self._sweep)
             self.scheduler.start()
             channels = self._channels if self._channels is not None else build_channels(cfg)

@@ -420,8 +420,34 @@ def _field_typos(req: dict) -> list[str]:
     return out
 
 
+def _classify(policy, deep, action, command, description, cwd):
+    """The daemon's verdict on one request: the policy's, with the deep crisis reader's (where on) added."""
+    c = policy.classify(action, command, description, cwd)
+    if deep is not None and c.crisis is None:
+        text = policy.prose_of(action, command, description)
+        if text is not None:
+            try:
+                c = policy.deepen(c, deep.verdict(deep.score(text)))
+            except RuntimeError:  # the reader could not load (logged): the fast verdict stands, as in the daemon
+                pass
+    return c
+
+
+def _deep_reader(args):
+    """The deep crisis reader unless the config turns it off (``crisis.deep_reader: false``)."""
+    from core.crisis._deep import reader
+
+    if args.config is None and not os.environ.get("SIGNOFF_CONFIG"):
+        from pathlib import Path
+
+        if not (Path.home() / ".config" / "signoff" / "config.yaml").is_file():
+            return reader()
+    return reader() if _load(args).crisis.deep_reader else None
+
+
 def _cmd_classify(args) -> int:
     policy = _policy(args)
+    deep = _deep_reader(args)
     if args.batch:
         out = sys.stdout
         for n, line in enumerate(sys.stdin, 1):
@@ -438,7 +464,7 @@ def _cmd_classify(args) -> int:
                 fields = [req.get(k) for k in ("command", "description", "cwd")]
                 if any(f is not None and not isinstance(f, str) for f in fields):
                     raise ValueError("command, description and cwd must be strings")
-                result = _classification_json(policy.classify(req["action"], *fields))
+                result = _classification_json(_classify(policy, deep, req["action"], *fields))
                 typos = _field_typos(req)
                 if typos:
                     result["warnings"] = typos  # (other fields are ignored, as the spec says; likely typos named)
@@ -447,7 +473,7 @@ def _cmd_classify(args) -> int:
             out.write(json.dumps(result, ensure_ascii=False) + "\n")
         out.flush()
         return EXIT_OK
-    c = policy.classify(args.action, _command_text(args.trailing), args.description, args.cwd)
+    c = _classify(policy, deep, args.action, _command_text(args.trailing), args.description, args.cwd)
     if args.json:
         print(json.dumps(_classification_json(c), ensure_ascii=False))
     else:

@@ -173,6 +173,9 @@ class CrisisConfig(_Section):
     store_text: bool = True  # false: the ledger keeps only category, a hash of the text and where
     # true: grey-zone messages and requests are also asked of the llm (it can only add an alert)
     second_opinion: bool = False
+    # true: messages and prose requests the fast check passed are also read by the deep reader (a small
+    # fine-tuned transformer, core/crisis/_deep.py, in a thread of its own); it can only add an alert or a concern
+    deep_reader: bool = True
 
 
 class LLMConfig(_Section):

@@ -138,6 +138,16 @@ def _check_classifier(report: Report) -> None:
         meta = _model.model().meta
         fast = "compiled scorer" if _model._FAST is not None else "pure-Python scorer"
         report.ok.append(f"crisis model: data {meta['data_version']} ({meta['rows']:,} rows), {fast}")
+    from core.crisis import _deep
+
+    broken = _deep.status()
+    if broken is not None:
+        report.problems.append(f"crisis deep reader: not loaded ({broken}): the tables and the TF-IDF model "
+                               "check alone; reinstall signoff (onnxruntime and tokenizers are dependencies, "
+                               "core/crisis/data/deep/ is part of the package), or set crisis.deep_reader: false")
+    else:
+        meta = _deep.reader().meta
+        report.ok.append(f"crisis deep reader: data {meta['data_version']}, alert at {meta['alert']:.4f}")
 
 
 def _check_ledger(config: Config, report: Report) -> None:

@@ -185,6 +185,10 @@ class Broker:
         requester = requester or Requester()
         digest = request.content_hash()
         verdict = await asyncio.to_thread(self.classify, request) if _is_long(request) else self.classify(request)
+        if verdict.crisis is None and self.crisis.deep is not None:
+            text = self.policy.prose_of(request.action, request.command, request.description)
+            if text is not None:  # (milliseconds, in the reader's own thread; None on any failure: no change)
+                verdict = self.policy.deepen(verdict, await self.crisis.deep.read(text))
         if verdict.crisis is not None:
             return self._submit_crisis(request, verdict, requester, digest)
         if request.idempotency_key:

@@ -28,6 +28,7 @@ from core.crisis import (
     check_in_message,
     support_message,
 )
+from core.crisis._deep import DeepReader, deepen
 from core.crisis._second import SecondOpinion
 from core.crisis._second import ask as ask_second_opinion
 from core.errors import AlreadyAcknowledged, UnknownAlert
@@ -89,6 +90,8 @@ class CrisisDesk:
         settings: resources, ack timeout, re-alert bound, privacy.
         scheduler: runs re-alert timers; None disables re-alerts.
         second_opinion: asked about grey-zone messages (an LLM, where configured); it can only add an alert.
+        deep: the deep reader (:mod:`core.crisis._deep`), read on messages and prose requests the fast check
+            did not alert on; it can only add an alert or a concern. None: off (``crisis.deep_reader: false``).
     """
 
     ledger: Ledger
@@ -97,6 +100,7 @@ class CrisisDesk:
     scheduler: JobScheduler | None = None
     clock: Callable[[], datetime] = utcnow
     second_opinion: SecondOpinion | None = None
+    deep: DeepReader | None = None
     _alerts: dict[str, CrisisAlert] = field(default_factory=dict)
     _writes: dict[str, list[Callable[[], Awaitable]]] = field(default_factory=dict)
     _writers: dict[str, asyncio.Task] = field(default_factory=dict)
@@ -119,7 +123,8 @@ class CrisisDesk:
         """Crisis intake of what a person wrote (a chat message, an agent's report): detect, answer, alert.
         The one way in for Telegram, Discord and ``POST /v1/crisis``.
 
-        1. The text is assessed (off the event loop when long).
+        1. The text is assessed (off the event loop when long), and where the fast check found nothing, read by
+           the deep reader (:attr:`deep`, in its own thread; it can only add an alert or a concern).
         2. Crisis language gets the support message, the grey zone the gentle check-in (both with the
            resources), sent through ``answer`` before anything else; a failing ``answer`` is logged and never
            stops the alert. Nothing is sent for ordinary text.
@@ -138,6 +143,8 @@ class CrisisDesk:
             The verdict, what the person was told (None: nothing) and the alert raised (None: none).
         """
         verdict = await asyncio.to_thread(assess_crisis, text) if len(text) > 4096 else assess_crisis(text)
+        if not reported and verdict.match is None and self.deep is not None:
+            verdict = deepen(verdict, await self.deep.read(text))
         if reported:
             return IntakeResult(verdict, None, self.raise_alert(text, origin, verdict.match))
         if verdict.match is not None:

@@ -145,11 +145,13 @@ def discord_config(fake: Any, **overrides: Any) -> Any:
 @pytest.fixture
 def grey_zone(monkeypatch):
     """Every text the crisis tables do not alert on falls in the model's grey zone (its thresholds moved, its
-    weights kept): the grey-zone paths without depending on any one text's score."""
+    weights kept), and the deep reader adds nothing: the grey-zone paths without depending on any one text's
+    score."""
     import dataclasses
     import math
 
-    from core.crisis import _model
+    from core.crisis import _deep, _model
 
     m = _model.model()
     monkeypatch.setattr(_model, "_MODEL", dataclasses.replace(m, alert=math.inf, concern=-math.inf))
+    monkeypatch.setattr(_deep.DeepReader, "verdict", lambda self, p: _deep.DeepVerdict(p, False, False))

@@ -173,6 +173,41 @@ class Policy:
             return Classification(Tier.HIGH, f"could not be classified ({type(exc).__name__}): review it",
                                   "internal.error")
 
+    def prose_of(self, action: str, command: str | None, description: str | None) -> str | None:
+        """The text of a request the deep crisis reader (:mod:`core.crisis._deep`) should read, or None when
+        it holds nothing a person may have written: no description, and a command with fewer than three words
+        of letters (``ls -la``, ``git status``, a base64 blob) or a shell command with no quote, comment,
+        here-document or run of plain words (agents send thousands of these; reading them would only cost
+        time). A description is always read."""
+        from core.crisis._deep import has_prose, request_text
+
+        action = action if isinstance(action, str) else str(action or "")
+        command = command if isinstance(command, str) else ("" if command is None else str(command))
+        if not (description and description.strip()):
+            if not has_prose(command):
+                return None
+            if self._action_kind(action)[0] == "shell" and not _PROSE.search(command):
+                return None
+        return request_text(action, command[:MAX_COMMAND], description)
+
+    @staticmethod
+    def deepen(res: Classification, deep) -> Classification:
+        """``res`` with the deep reader's verdict (a :class:`core.crisis._deep.DeepVerdict`, or None when it did
+        not read) added: an alert makes the request a crisis (CRITICAL, family ``deep``); a grey-zone score makes
+        it need a person (at least MEDIUM, the resources on its card). It never lowers anything."""
+        if deep is None or res.crisis is not None:
+            return res
+        if deep.alert:
+            return Classification(C, "crisis language (warning_sign, read by the deep reader)",
+                                  "crisis.warning_sign", CrisisMatch("warning_sign", None, "deep"))
+        if not deep.concern or res.concern:
+            return res
+        if res.tier < M:
+            return Classification(M, f"possible crisis language: a person should look ({res.reason})",
+                                  "crisis.concern", None, True)
+        return Classification(res.tier, f"{res.reason}; possible crisis language: a person should look", res.rule,
+                              None, True)
+
     # ---------------------------------------------------------------- internals
     def _classify(self, action, command, description, cwd) -> Classification:
         action = action if isinstance(action, str) else str(action or "")

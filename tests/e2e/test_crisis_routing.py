@@ -36,9 +36,10 @@ async def test_developer_language_gets_no_reply(telegram, start_daemon, short_tm
     for text in ("kill the process on port 8080", "this bug is killing me", "kill -9 1234"):
         telegram.send_user_message(PERSON, text, PERSON)
     telegram.send_user_message(PERSON, "thanks", PERSON)
-    # An idiom with "die" in it may get the gentle check-in (the model's grey zone: it reads words, not
-    # idioms), never the crisis reply or an alert.
-    telegram.send_user_message(PERSON + 2, "do it or die trying", PERSON + 2)
+    # An idiom with "die" in it may get the gentle check-in (the TF-IDF model's grey zone: it reads words, not
+    # idioms), never the crisis reply or an alert. ("... or die trying" is a known false alarm of the deep
+    # reader: docs/crisis.md, "Where it falls short".)
+    telegram.send_user_message(PERSON + 2, "I would rather die than use Java again", PERSON + 2)
     # A later crisis message is a marker: once it is answered, the messages above were handled.
     telegram.send_user_message(PERSON + 1, "i want to die", PERSON + 1)
     await telegram.wait_for(lambda: telegram.sent(PERSON + 1) and len(alerts(telegram)) == 1)
