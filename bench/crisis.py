@@ -1,6 +1,6 @@
 """Crisis detector benchmark: accuracy on the labelled public set and throughput.
 
-Usage: ``python bench/crisis.py [path/to/crisis.jsonl] [--quiet] [--corpus]``
+Usage: ``python bench/crisis.py [path/to/crisis.jsonl] [--quiet] [--corpus] [--no-deep]``
 
 Prints recall on ``crisis`` rows, the false-alarm rate on ``not_crisis`` rows, the alert rate on
 ``ambiguous`` rows (reported separately: an alert there is acceptable), every miss and false alarm, recall and
@@ -9,7 +9,8 @@ false alarms on fresh red-team messages (``tests/data/crisis_fresh.jsonl``) and 
 model's out-of-fold figures as its training run recorded them (the honest measure), then messages per second
 on ~200-character messages and the time for 32 KiB hostile inputs.
 
-Every figure is for the verdict the product gives (the tables OR the model), with the tables alone beside it;
+Every figure is for the verdict the product gives (the tables OR the TF-IDF model OR the deep reader, as the
+daemon reads them), with the fast verdict (no deep reader) and the tables alone beside it;
 ``grey`` counts rows in the model's grey zone (a check-in and a quiet note, or a request held for a person).
 A file given as the argument may hold messages (``text``) or agent requests (``action``, ``command``,
 ``description``).
@@ -26,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.crisis import (
+    _deep,  # noqa: E402
     _model,  # noqa: E402
     detect_crisis,  # noqa: E402
 )
@@ -35,6 +37,7 @@ from core.crisis._detect import (  # noqa: E402
     tables_match,
     tables_match_request,
 )
+from core.policy import Policy  # noqa: E402
 
 #: The labelled data of shared/eval, beside the repository (CI lays shared/ next to its clone).
 EVAL_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "eval"
@@ -139,10 +142,32 @@ def hostile() -> None:
 FRESH = Path(__file__).resolve().parents[1] / "tests" / "data" / "crisis_fresh.jsonl"
 
 
-def _assess(row: dict):
+#: ``--no-deep``: the fast verdict alone (tables OR TF-IDF model), as with ``crisis.deep_reader: false``
+DEEP = "--no-deep" not in sys.argv
+_POLICY = Policy()
+
+
+def _fast(row: dict):
     if "text" in row:
         return assess_crisis(row["text"])
     return assess_crisis_request(row.get("action"), row.get("command"), row.get("description"))
+
+
+def _assess(row: dict):
+    """The daemon's verdict on a row: the fast one, with the deep reader's added where the daemon reads it (every
+    message; a request with prose in it, ``Policy.prose_of``)."""
+    fast = _fast(row)
+    if not DEEP or fast.match is not None:
+        return fast
+    text = row["text"] if "text" in row else _POLICY.prose_of(row.get("action"), row.get("command"),
+                                                              row.get("description"))
+    if not text:
+        return fast
+    reader = _deep.reader()
+    try:
+        return _deep.deepen(fast, reader.verdict(reader.score(text)))
+    except RuntimeError:
+        return fast
 
 
 def _tables(row: dict) -> bool:
@@ -156,11 +181,12 @@ def _line(name: str, rows: list[dict]) -> str:
     n = max(1, len(rows))
     verdicts = [_assess(r) for r in rows]
     both = sum(v.match is not None for v in verdicts)
+    fast = sum(_fast(r).match is not None for r in rows)
     tables = sum(_tables(r) for r in rows)
     grey = sum(v.concern for v in verdicts)
     what = "recall      " if rows and rows[0]["label"] == "crisis" else "false alarms"
-    return (f"{name:44s} {len(rows):5d}  {what} {both / n:.3f}  (tables alone {tables / n:.3f})  "
-            f"grey {grey / n:.3f}")
+    return (f"{name:44s} {len(rows):5d}  {what} {both / n:.3f}  (fast alone {fast / n:.3f}, tables alone "
+            f"{tables / n:.3f})  grey {grey / n:.3f}")
 
 
 def fresh() -> None:
