@@ -433,21 +433,13 @@ def _classify(policy, deep, action, command, description, cwd):
     return c
 
 
-def _deep_reader(args):
-    """The deep crisis reader unless the config turns it off (``crisis.deep_reader: false``)."""
-    from core.crisis._deep import reader
-
-    if args.config is None and not os.environ.get("SIGNOFF_CONFIG"):
-        from pathlib import Path
-
-        if not (Path.home() / ".config" / "signoff" / "config.yaml").is_file():
-            return reader()
-    return reader() if _load(args).crisis.deep_reader else None
-
-
 def _cmd_classify(args) -> int:
-    policy = _policy(args)
-    deep = _deep_reader(args)
+    from core.crisis._deep import reader
+    from core.policy import Policy
+
+    cfg = _config_if_any(args)
+    policy = Policy(cfg.policy.tables()) if cfg is not None else Policy()
+    deep = reader() if cfg is None or cfg.crisis.deep_reader else None  # (crisis.deep_reader: false: off)
     if args.batch:
         out = sys.stdout
         for n, line in enumerate(sys.stdin, 1):
@@ -482,16 +474,14 @@ def _cmd_classify(args) -> int:
     return EXIT_OK
 
 
-def _policy(args):
-    from core.policy import Policy
-
+def _config_if_any(args):
+    """The config when one is given or at its default place, else None (classify needs none)."""
     if args.config is None and not os.environ.get("SIGNOFF_CONFIG"):
         from pathlib import Path
 
         if not (Path.home() / ".config" / "signoff" / "config.yaml").is_file():
-            return Policy()
-    cfg = _load(args).policy
-    return Policy(cfg.tables())
+            return None
+    return _load(args)
 
 
 # doctor --------------------------------------------------------------------------------------

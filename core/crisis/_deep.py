@@ -234,10 +234,12 @@ class DeepReader:
                 log.warning("the deep crisis reader is %d texts behind: %d reads skipped so far (the fast "
                             "verdict stands)", self._queued, self.skipped)
             return None
-        self._queued += 1
+        self._queued += 1  # (until the worker is done with it, not until we stop waiting: a stuck read stays
+        #                    counted, so a stuck model fills the queue and later reads are skipped at once)
+        fut = asyncio.get_running_loop().run_in_executor(self._pool, self.score, text)
+        fut.add_done_callback(self._done)
         try:
-            fut = asyncio.get_running_loop().run_in_executor(self._pool, self.score, text)
-            p = await asyncio.wait_for(fut, timeout)
+            p = await asyncio.wait_for(asyncio.shield(fut), timeout)
         except asyncio.CancelledError:
             raise
         except TimeoutError:
@@ -247,9 +249,12 @@ class DeepReader:
         except Exception as exc:
             log.warning("the deep crisis reader failed (%s): the fast verdict stands", type(exc).__name__)
             return None
-        finally:
-            self._queued -= 1
         return self.verdict(p)
+
+    def _done(self, fut) -> None:
+        self._queued -= 1
+        if not fut.cancelled():
+            fut.exception()  # (retrieved: a failure was logged by the reader that waited for it)
 
     def close(self) -> None:
         """Stop the worker thread (waits for a read in progress)."""

@@ -50,6 +50,15 @@ class Classification:
     concern: bool = False
 
 
+def _with_concern(res: Classification) -> Classification:
+    """``res`` with possible crisis language: it needs a person (at least MEDIUM) and says why."""
+    if res.tier < M:
+        return Classification(M, f"possible crisis language: a person should look ({res.reason})",
+                              "crisis.concern", None, True)
+    return Classification(res.tier, f"{res.reason}; possible crisis language: a person should look", res.rule,
+                          None, True)
+
+
 @dataclass(frozen=True)
 class PolicyTables:
     """Operator extensions of the built-in tables (config ``policy.*``).
@@ -184,9 +193,7 @@ class Policy:
         action = action if isinstance(action, str) else str(action or "")
         command = command if isinstance(command, str) else ("" if command is None else str(command))
         if not (description and description.strip()):
-            if not has_prose(command):
-                return None
-            if self._action_kind(action)[0] == "shell" and not _PROSE.search(command):
+            if not has_prose(command) or self._no_place_for_words(action, command, description):
                 return None
         return request_text(action, command[:MAX_COMMAND], description)
 
@@ -202,11 +209,7 @@ class Policy:
                                   "crisis.warning_sign", CrisisMatch("warning_sign", None, "deep"))
         if not deep.concern or res.concern:
             return res
-        if res.tier < M:
-            return Classification(M, f"possible crisis language: a person should look ({res.reason})",
-                                  "crisis.concern", None, True)
-        return Classification(res.tier, f"{res.reason}; possible crisis language: a person should look", res.rule,
-                              None, True)
+        return _with_concern(res)
 
     # ---------------------------------------------------------------- internals
     def _classify(self, action, command, description, cwd) -> Classification:
@@ -225,15 +228,14 @@ class Policy:
             return Classification(Tier.CRITICAL, f"crisis language ({crisis.category})", f"crisis.{crisis.category}",
                                   crisis)
         res = self._classify_kind(action, command, cwd)
-        if not assessment.concern or (not description and self._action_kind(action)[0] == "shell"
-                                      and not _PROSE.search(command)):
-            return res  # (the grey zone is for prose: a shell command with no quote, comment, here-document or
-            #            run of plain words has no place for a person's words; its syntax is noise to the model)
-        if res.tier < M:
-            return Classification(M, f"possible crisis language: a person should look ({res.reason})",
-                                  "crisis.concern", None, True)
-        return Classification(res.tier, f"{res.reason}; possible crisis language: a person should look", res.rule,
-                              None, True)
+        if not assessment.concern or self._no_place_for_words(action, command, description):
+            return res  # (the grey zone is for prose: its syntax is noise to the model)
+        return _with_concern(res)
+
+    def _no_place_for_words(self, action: str, command: str, description: str | None) -> bool:
+        """A shell command with no quote, comment, here-document or run of plain words, and no description:
+        it has no place for a person's words."""
+        return not description and self._action_kind(action)[0] == "shell" and not _PROSE.search(command)
 
     def _classify_kind(self, action, command, cwd) -> Classification:
         kind, info = self._action_kind(action)

@@ -178,3 +178,16 @@ def test_a_hostile_32_kib_text_costs_a_bounded_time(reader):
     t0 = time.perf_counter()
     reader.score(text[: 32 * 1024])
     assert time.perf_counter() - t0 < 5  # only catastrophic behaviour: 16 windows at most are read
+
+
+async def test_a_stuck_read_keeps_its_place_so_later_reads_do_not_wait_behind_it(monkeypatch):
+    monkeypatch.setattr(_deep, "MAX_QUEUE", 1)
+    reader = BlockingReader()
+    try:
+        assert await reader.read("first", timeout=0.2) is None  # timed out; the worker is still on it
+        t0 = time.monotonic()
+        assert await reader.read("second", timeout=5) is None
+        assert time.monotonic() - t0 < 1  # skipped at once, not another wait behind the stuck one
+    finally:
+        reader.release.set()
+        reader.close()
